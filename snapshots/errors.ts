@@ -1,0 +1,55 @@
+/**
+ * The one error type of the project. Every failure that reaches a user carries a stable machine
+ * code; this file is the single place that maps a code to an HTTP status and a CLI exit code.
+ * Handlers and commands throw `CatalogError`; the proxy's onError and the CLI's main translate it.
+ *
+ * @example
+ *   throw new CatalogError('invalid_parameter', 'limit must be an integer from 1', { parameter: 'limit' });
+ */
+export const ERROR_CODES = {
+  // HTTP-facing (API.md §6)
+  invalid_parameter: { status: 400, exit: 64 },
+  unauthenticated: { status: 401, exit: 77 },
+  forbidden: { status: 403, exit: 77 },
+  not_found: { status: 404, exit: 66 },
+  method_not_allowed: { status: 405, exit: 64 },
+  rate_limited: { status: 429, exit: 75 },
+  internal: { status: 500, exit: 70 },
+  unavailable: { status: 503, exit: 69 },
+  // CLI / operator-facing
+  usage: { status: 400, exit: 64 },
+  invalid_source: { status: 500, exit: 65 },
+  source_unreachable: { status: 503, exit: 69 },
+  verify_failed: { status: 500, exit: 65 },
+  config: { status: 500, exit: 78 },
+  io: { status: 500, exit: 74 },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class CatalogError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CatalogError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code].exit;
+  }
+}
+
+export function isCatalogError(err: unknown): err is CatalogError {
+  return err instanceof CatalogError;
+}
+
+/** Exit code of a CLI run that ended without an error. */
+export const EXIT_OK = 0;

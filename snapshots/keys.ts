@@ -1,0 +1,66 @@
+/**
+ * Object keys: every document lives at the key that mirrors its URL path (API.md §7), so a snapshot
+ * can be served by this proxy, by nginx `gzip_static`, or from a partner's bucket unchanged.
+ * Every function here expects ids already checked with `isValidId`/`isValidSlug` (ids.ts).
+ *
+ * Lists are stored as pages of STORED_PAGE_SIZE items; any other `limit` is served by slicing at most
+ * two stored pages (a window of <= 100 items never spans more than two pages of 100).
+ *
+ * @example
+ *   cardKey('base1-4', '30d')          // 'v1/cards/base1-4/30d.json.gz'
+ *   setPageKey('mtg', 'lea', 2)        // 'v1/sets/mtg/lea/page-2.json.gz'
+ */
+import type { Game, Range } from './records.js';
+
+export const OBJECT_SUFFIX = '.json.gz';
+export const STORED_PAGE_SIZE = 100;
+/** Ranked feeds (trending, recent) keep this many entries. */
+export const FEED_DEPTH = 500;
+
+export type ListFamily =
+  | { kind: 'set'; game: Game; code: string }
+  | { kind: 'artist'; slug: string }
+  | { kind: 'series'; id: string }
+  | { kind: 'trending'; game: Game | 'all' }
+  | { kind: 'recent'; game: Game | 'all' }
+  | { kind: 'discover'; feed: DiscoverFeed }
+  | { kind: 'showcaseBinders'; handle: string };
+
+export const DISCOVER_FEEDS = ['sets', 'users', 'binders', 'activity', 'sparklines'] as const;
+export type DiscoverFeed = (typeof DISCOVER_FEEDS)[number];
+
+export const cardKey = (id: string, range: Range) => `v1/cards/${id}/${range}${OBJECT_SUFFIX}`;
+export const figureKey = (id: string) => `v1/figures/${id}${OBJECT_SUFFIX}`;
+export const oracleKey = (id: string) => `v1/oracle/${id}${OBJECT_SUFFIX}`;
+export const pullStatsKey = (seriesId: string) => `v1/series/${seriesId}/pull-stats${OBJECT_SUFFIX}`;
+export const summaryKey = () => `v1/catalog/summary${OBJECT_SUFFIX}`;
+export const showcaseKey = (handle: string) => `v1/u/${handle}${OBJECT_SUFFIX}`;
+
+/** The folder (key prefix) that holds a list's stored pages. */
+export function listBase(family: ListFamily): string {
+  switch (family.kind) {
+    case 'set': return `v1/sets/${family.game}/${family.code}`;
+    case 'artist': return `v1/artists/${family.slug}`;
+    case 'series': return `v1/figures/series/${family.id}`;
+    case 'trending': return `v1/trending/${family.game}`;
+    case 'recent': return `v1/recent/${family.game}`;
+    case 'discover': return `v1/discover/${family.feed}`;
+    case 'showcaseBinders': return `v1/u/${family.handle}/binders`;
+  }
+}
+
+/** Key of stored page `page` (1-based, STORED_PAGE_SIZE items) of a list. */
+export function listPageKey(family: ListFamily, page: number): string {
+  return `${listBase(family)}/page-${page}${OBJECT_SUFFIX}`;
+}
+
+export const setPageKey = (game: Game, code: string, page: number) => listPageKey({ kind: 'set', game, code }, page);
+export const artistPageKey = (slug: string, page: number) => listPageKey({ kind: 'artist', slug }, page);
+export const seriesPageKey = (id: string, page: number) => listPageKey({ kind: 'series', id }, page);
+
+/** Files beside the objects in a snapshot folder. */
+export const MANIFEST_FILE = 'manifest.ndjson';
+export const CHANGES_FILE = 'changes.ndjson';
+export const SEARCH_DB_FILE = 'search.sqlite';
+/** The pointer (a symlink) in a snapshot root that names the current snapshot folder. */
+export const CURRENT_POINTER = 'current';

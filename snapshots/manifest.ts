@@ -1,0 +1,65 @@
+/**
+ * The manifest: one NDJSON file, a header line then one line per object sorted by key, so it can be
+ * written and read as a stream at any catalog size. A partner mirror diffs two manifests to fetch
+ * only what changed, and `catalog verify` re-hashes every object against it. Written last: a
+ * snapshot folder without a manifest is incomplete and never published.
+ *
+ * @example
+ *   {"format":"catalog-manifest","version":1,"snapshotId":"20261122T020000Z-1a2b3c4d","asOf":"2026-11-20T00:00:00.000Z","objects":523114,"previous":null}
+ *   {"key":"v1/cards/base1-4/30d.json.gz","size":1190,"sha256":"9f…","input":"Qm…"}
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export const MANIFEST_FORMAT = 'catalog-manifest';
+export const MANIFEST_VERSION = 1;
+
+export interface ManifestHeader {
+  format: typeof MANIFEST_FORMAT;
+  version: typeof MANIFEST_VERSION;
+  snapshotId: string;
+  asOf: string | null;
+  objects: number;
+  /** Snapshot this one was compiled incrementally against, if any. */
+  previous: string | null;
+  counts: { new: number; changed: number; unchanged: number; removed: number };
+}
+
+export interface ManifestEntry {
+  key: string;
+  size: number;
+  sha256: string;
+  /** Fingerprint of the inputs the document was rendered from (change detection), or null. */
+  input: string | null;
+}
+
+export interface ChangeEntry {
+  key: string;
+  change: 'new' | 'changed' | 'removed';
+}
+
+export function manifestLines(header: ManifestHeader, sortedEntries: Iterable<ManifestEntry>): Iterable<string> {
+  return (function* () {
+    yield JSON.stringify(header) + '\n';
+    for (const e of sortedEntries) yield JSON.stringify({ key: e.key, size: e.size, sha256: e.sha256, input: e.input }) + '\n';
+  })();
+}
+
+/** Streams a manifest file: first the header, then every entry. */
+export async function* readManifest(path: string): AsyncGenerator<ManifestHeader | ManifestEntry> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let first = true;
+  for await (const line of rl) {
+    if (line.length === 0) continue;
+    const parsed = JSON.parse(line) as ManifestHeader | ManifestEntry;
+    if (first) {
+      first = false;
+      if ((parsed as ManifestHeader).format !== MANIFEST_FORMAT) throw new Error(`not a catalog manifest: ${path}`);
+    }
+    yield parsed;
+  }
+}
+
+export function isManifestHeader(v: ManifestHeader | ManifestEntry): v is ManifestHeader {
+  return (v as ManifestHeader).format === MANIFEST_FORMAT;
+}

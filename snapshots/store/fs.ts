@@ -1,0 +1,129 @@
+/**
+ * Filesystem store: a snapshot root holds one folder per snapshot plus the `current` pointer.
+ *
+ * @example
+ *   const source = createFsSnapshotSource('/data/snapshots');
+ *   const snap = await source.current();               // null before the first publish
+ *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
+ */
+import { copyFileSync, linkSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { readFile, writeFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { once } from 'node:events';
+import { MANIFEST_FILE, SEARCH_DB_FILE } from '../keys.js';
+import type { SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
+import { isSnapshotId, readCurrentId } from './pointer.js';
+
+export function createFsSnapshotReader(root: string, id: string): SnapshotReader {
+  const dir = join(root, id);
+  return {
+    id,
+    async get(key) {
+      try {
+        return await readFile(join(dir, key));
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+        throw err;
+      }
+    },
+    async searchDbPath() {
+      const p = join(dir, SEARCH_DB_FILE);
+      return existsSync(p) ? p : null;
+    },
+  };
+}
+
+export function createFsSnapshotSource(root: string): SnapshotSource {
+  return {
+    async current() {
+      const id = await readCurrentId(root);
+      return id === null ? null : createFsSnapshotReader(root, id);
+    },
+  };
+}
+
+export function createFsSnapshotWriter(root: string, id: string): SnapshotWriter {
+  const dir = join(root, id);
+  const madeDirs = new Set<string>();
+  const ensureDirSync = (path: string) => {
+    const d = dirname(path);
+    if (madeDirs.has(d)) return;
+    mkdirSync(d, { recursive: true });
+    madeDirs.add(d);
+  };
+  return {
+    id,
+    dir,
+    async put(key, bytes) {
+      const path = join(dir, key);
+      const d = dirname(path);
+      if (!madeDirs.has(d)) {
+        await mkdir(d, { recursive: true });
+        madeDirs.add(d);
+      }
+      await writeFile(path, bytes);
+    },
+    putSync(key, bytes) {
+      const path = join(dir, key);
+      ensureDirSync(path);
+      writeFileSync(path, bytes);
+    },
+    reuseSync(previousDir, key) {
+      const path = join(dir, key);
+      ensureDirSync(path);
+      try {
+        linkSync(join(previousDir, key), path);
+      } catch (err) {
+        // Hard links fail across devices (EXDEV) or on filesystems without them; a copy is equivalent.
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+        copyFileSync(join(previousDir, key), path);
+      }
+    },
+    async writeFile(name, content) {
+      const path = join(dir, name);
+      await mkdir(dirname(path), { recursive: true });
+      if (typeof content === 'string' || Buffer.isBuffer(content)) {
+        await writeFile(path, content);
+        return;
+      }
+      const out = createWriteStream(path);
+      for (const chunk of content) {
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+    },
+  };
+}
+
+/** Snapshot folders of a root, oldest first (ids sort by time). Folders without a manifest are incomplete. */
+export async function listSnapshots(root: string): Promise<{ id: string; complete: boolean }[]> {
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .filter(isSnapshotId)
+    .sort()
+    .map((id) => ({ id, complete: existsSync(join(root, id, MANIFEST_FILE)) }));
+}
+
+/** Removes all but the newest `keep` complete snapshots (never the current one) and every incomplete one but `except`. */
+export async function pruneSnapshots(root: string, keep: number, except: string[] = []): Promise<string[]> {
+  const current = await readCurrentId(root);
+  const all = await listSnapshots(root);
+  const complete = all.filter((s) => s.complete).map((s) => s.id);
+  const keepSet = new Set([...complete.slice(-Math.max(1, keep)), ...except, ...(current ? [current] : [])]);
+  const removed: string[] = [];
+  for (const s of all) {
+    if (keepSet.has(s.id)) continue;
+    await rm(join(root, s.id), { recursive: true, force: true });
+    removed.push(s.id);
+  }
+  return removed;
+}

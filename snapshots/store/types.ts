@@ -1,0 +1,30 @@
+/**
+ * The store interface both halves share. The read side resolves the `current` pointer once per
+ * request and hands back an immutable snapshot, so a request in flight finishes on the snapshot it
+ * started on even if the pointer moves. The write side is used by the compiler's publish step.
+ */
+export interface SnapshotReader {
+  readonly id: string;
+  /** The gzip bytes of the object at `key`, or null when the snapshot has no such object. */
+  get(key: string): Promise<Buffer | null>;
+  /** A local path of the snapshot's SQLite search index (downloaded first for remote stores). */
+  searchDbPath(): Promise<string | null>;
+}
+
+export interface SnapshotSource {
+  /** The snapshot `current` names right now, or null when nothing was published yet. */
+  current(): Promise<SnapshotReader | null>;
+  close?(): Promise<void>;
+}
+
+export interface SnapshotWriter {
+  readonly id: string;
+  /** Folder the snapshot is written into (not yet published). */
+  readonly dir: string;
+  put(key: string, bytes: Buffer): Promise<void>;
+  putSync(key: string, bytes: Buffer): void;
+  /** Re-use the object `key` of an earlier snapshot (hard link, or a copy where links fail). */
+  reuseSync(previousDir: string, key: string): void;
+  /** Write a file beside the objects (manifest, changes, search index). */
+  writeFile(name: string, content: string | Buffer | Iterable<string>): Promise<void>;
+}
