@@ -1,0 +1,28 @@
+/**
+ * The Hono environment shared by every part of the proxy: what the gate learned about the caller
+ * and what the route reports back for the audit row.
+ */
+import type { Tier } from './tiers.js';
+
+export type CallerKind = 'bearer' | 'session' | 'internal' | 'first-party' | 'public';
+
+export interface AuthContext {
+  kind: CallerKind;
+  /** Set for bearer callers only. */
+  keyId?: string;
+  tenant?: string;
+  tier?: Tier;
+  /** Session subject (user id) for session callers. */
+  subject?: string;
+}
+
+export interface ProxyVariables {
+  requestId: string;
+  auth: AuthContext;
+  /** The route pattern that answered (e.g. `/v1/cards/:id`), for the audit row. */
+  routePattern: string;
+  /** The snapshot the answer came from, for the audit row and `X-Snapshot-Id`. */
+  snapshotId: string | null;
+}
+
+export type ProxyEnv = { Variables: ProxyVariables };

@@ -1,0 +1,67 @@
+/**
+ * Strict query-parameter parsing shared by the list routes (API.md §3): `page` >= 1, `limit` 1..100
+ * (above 100 is capped with a warning); anything else is 400 `invalid_parameter` naming it.
+ */
+import { CatalogError } from '../../snapshots/errors.js';
+
+export const MAX_LIMIT = 100;
+
+export interface ListParams {
+  page: number;
+  limit: number;
+  warnings: string[];
+}
+
+const INTEGER = /^[0-9]{1,9}$/;
+
+function parsePositiveInt(name: string, raw: string): number {
+  if (!INTEGER.test(raw)) throw new CatalogError('invalid_parameter', `${name} must be a positive integer`, { parameter: name });
+  const n = Number(raw);
+  if (n < 1) throw new CatalogError('invalid_parameter', `${name} must be 1 or more`, { parameter: name });
+  return n;
+}
+
+/** A parameter given more than once is ambiguous, so it is rejected rather than guessed. */
+export function singleParam(query: URLSearchParams, name: string): string | undefined {
+  const all = query.getAll(name);
+  if (all.length > 1) throw new CatalogError('invalid_parameter', `${name} may be given only once`, { parameter: name });
+  return all[0];
+}
+
+export function parseListParams(query: URLSearchParams, defaultLimit: number): ListParams {
+  const warnings: string[] = [];
+  const rawPage = singleParam(query, 'page');
+  const rawLimit = singleParam(query, 'limit');
+  const page = rawPage === undefined ? 1 : parsePositiveInt('page', rawPage);
+  let limit = rawLimit === undefined ? defaultLimit : parsePositiveInt('limit', rawLimit);
+  if (limit > MAX_LIMIT) {
+    warnings.push(`limit capped at ${MAX_LIMIT}`);
+    limit = MAX_LIMIT;
+  }
+  return { page, limit, warnings };
+}
+
+/** Rejects query parameters a route does not know, so a typo is a clear 400 instead of a silent default. */
+export function rejectUnknownParams(query: URLSearchParams, allowed: readonly string[]): void {
+  for (const name of query.keys()) {
+    if (!allowed.includes(name)) throw new CatalogError('invalid_parameter', `unknown parameter ${name}`, { parameter: name });
+  }
+}
+
+/**
+ * RFC 8288 `Link` header with `next`/`prev` for a list page, built from the request URL so every
+ * other parameter is kept. Returns null when there is neither.
+ */
+export function linkHeader(requestUrl: string, page: number, limit: number, total: number): string | null {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  const links: string[] = [];
+  const at = (p: number) => {
+    const u = new URL(requestUrl);
+    u.searchParams.set('page', String(p));
+    u.searchParams.set('limit', String(limit));
+    return `<${u.pathname}${u.search}>`;
+  };
+  if (page < totalPages) links.push(`${at(page + 1)}; rel="next"`);
+  if (page > 1) links.push(`${at(Math.min(page - 1, totalPages))}; rel="prev"`);
+  return links.length > 0 ? links.join(', ') : null;
+}
