@@ -1,10 +1,40 @@
-// PLACEHOLDER: replaced by the real command.
+/** `catalog compile --source <dir|url> --out <root> [--keep N] [--max-rejects N] [--workers N]` */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
-import { CatalogError } from '../../snapshots/errors.js';
+import { compileSnapshot } from '../../compiler/compile/index.js';
+import { createTerminalProgress, formatDuration } from '../progress.js';
+import { parseIntOption } from '../options.js';
 
-export function registerCompile(program: Command, _io: CliIO): void {
-  program.command('compile').description('(not yet built)').action(() => {
-    throw new CatalogError('internal', 'compile is not built yet');
-  });
+export function registerCompile(program: Command, io: CliIO): void {
+  program
+    .command('compile')
+    .description('compile a catalog into a new snapshot and publish it atomically as <root>/current')
+    .requiredOption('--source <dir|url>', 'catalog folder or http(s) base URL of the export')
+    .requiredOption('--out <root>', 'snapshot root (holds snapshot folders and the current pointer)')
+    .option('--keep <n>', 'complete snapshots to keep, current included', '3')
+    .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
+    .option('--workers <n>', 'render threads (default: one per core)')
+    .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string }) => {
+      const progress = createTerminalProgress(io);
+      try {
+        const s = await compileSnapshot({
+          source: opts.source,
+          out: opts.out,
+          keep: parseIntOption('--keep', opts.keep, 1),
+          maxRejects: parseIntOption('--max-rejects', opts.maxRejects, 0),
+          workers: opts.workers === undefined ? undefined : parseIntOption('--workers', opts.workers, 0),
+          progress,
+        });
+        progress.finish();
+        const secs = s.durationMs / 1000;
+        io.stdout.write(
+          `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +
+            `${s.counts.unchanged} unchanged, ${s.counts.removed} removed) from ${s.cards} cards and ${s.figures} figures` +
+            `${s.rejects.length ? `, ${s.rejects.length} records skipped` : ''} in ${formatDuration(s.durationMs)} ` +
+            `(${Math.round(s.objects / Math.max(secs, 0.001))} objects/s) -> ${opts.out}/current\n`,
+        );
+      } finally {
+        progress.finish();
+      }
+    });
 }

@@ -1,7 +1,25 @@
-// PLACEHOLDER (owned by the catalog-routes helper): every partner GET route of API.md §3 and /v1/u/:handle.
+/**
+ * Every partner GET route of API.md §3 plus the public showcase, mounted by createApp after the gate,
+ * the rate limit and the audit middleware. Each route lives in its own file; they share one
+ * ObjectServer (snapshot pointer + byte-bounded object cache) built here, once per app.
+ */
 import { Hono } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
+import { createObjectServer } from '../serve-object/object-server.js';
+import { registerArtistRoute } from './artists.js';
+import { registerCardRoute } from './cards.js';
+import { registerCatalogSummaryRoute } from './catalog-summary.js';
+import { registerDiscoverRoute } from './discover.js';
+import { registerFigureSeriesRoute } from './figure-series.js';
+import { registerFigureRoute } from './figures.js';
+import { registerOracleRoute } from './oracle.js';
+import { registerPullStatsRoute } from './pull-stats.js';
+import { registerRecentRoute } from './recent.js';
+import { registerSearchRoute } from './search.js';
+import { registerSetRoute } from './sets.js';
+import { registerShowcaseRoutes } from './showcase.js';
+import { registerTrendingRoute } from './trending.js';
 
 export interface CatalogRouteDeps {
   snapshots: SnapshotSource;
@@ -9,6 +27,21 @@ export interface CatalogRouteDeps {
   cacheBytes?: number;
 }
 
-export function createCatalogRoutes(_deps: CatalogRouteDeps): Hono<ProxyEnv> {
-  return new Hono<ProxyEnv>();
+export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
+  const router = new Hono<ProxyEnv>();
+  const serve = createObjectServer({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes });
+  registerCardRoute(router, serve);
+  registerFigureSeriesRoute(router, serve);
+  registerFigureRoute(router, serve);
+  registerOracleRoute(router, serve);
+  registerSetRoute(router, serve);
+  registerArtistRoute(router, serve);
+  registerPullStatsRoute(router, serve);
+  registerTrendingRoute(router, serve);
+  registerRecentRoute(router, serve);
+  registerDiscoverRoute(router, serve);
+  registerCatalogSummaryRoute(router, serve);
+  registerShowcaseRoutes(router, serve);
+  registerSearchRoute(router, { snapshot: (c) => serve.pin(c) });
+  return router;
 }

@@ -1,13 +1,71 @@
-// PLACEHOLDER (owned by the search helper): GET /v1/search answered from the snapshot's FTS5 index.
-import type { Hono } from 'hono';
+/**
+ * GET /v1/search (API.md §3, docs/search.md): answered from the snapshot's FTS5 index, not from a
+ * stored document, so this route hashes, compresses and revalidates its own body.
+ */
+import type { Context, Hono } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
+import { envelope, pageInfo } from '../../snapshots/envelope.js';
+import { gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
+import { parseSearchQuery } from '../search/query.js';
+import { planSearch } from '../search/plan.js';
+import { MAX_COUNTED, type SearchHit } from '../search/search-index.js';
+import { createSearchIndexCache, type SearchIndexCache } from '../search/index-cache.js';
+import { acceptsGzip, etagMatches } from '../search/negotiation.js';
 
 export interface SearchRouteDeps {
   /** Resolves the snapshot for this request (the caller already pinned it), or throws `unavailable`. */
-  snapshot: (c: import('hono').Context<ProxyEnv>) => Promise<SnapshotReader>;
+  snapshot: (c: Context<ProxyEnv>) => Promise<SnapshotReader>;
+  /** Open index handles; by default the route keeps its own (pass one to close it at shutdown). */
+  indexes?: SearchIndexCache;
 }
 
-export function registerSearchRoute(_router: Hono<ProxyEnv>, _deps: SearchRouteDeps): void {
-  // not built yet
+export const SEARCH_DEFAULT_LIMIT = 20;
+const PARAMS = ['q', 'page', 'limit'] as const;
+const CACHE_CONTROL = 'public, s-maxage=300, stale-while-revalidate=3600';
+
+/**
+ * One result item: the compiler's summary with `kind`, `id`, `game` and `match` (the relevance tier)
+ * laid over it, so every item of a kind has the summary's keys plus these four.
+ */
+function toItem(hit: SearchHit): Record<string, unknown> {
+  const summary = JSON.parse(hit.summary) as unknown;
+  const base = summary !== null && typeof summary === 'object' && !Array.isArray(summary) ? summary : { summary };
+  return { ...base, kind: hit.kind, id: hit.id, game: hit.game, match: hit.tier };
+}
+
+export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDeps): void {
+  const indexes = deps.indexes ?? createSearchIndexCache();
+
+  router.get('/v1/search', async (c) => {
+    c.set('routePattern', '/v1/search');
+    const params = new URL(c.req.url).searchParams;
+    rejectUnknownParams(params, PARAMS);
+    const query = parseSearchQuery(singleParam(params, 'q'));
+    const { page, limit, warnings } = parseListParams(params, SEARCH_DEFAULT_LIMIT);
+
+    const reader = await deps.snapshot(c);
+    c.set('snapshotId', reader.id);
+    const index = await indexes.forSnapshot(reader);
+    const result = index.search(planSearch(query), page, limit);
+    if (result.capped) warnings.push(`total capped at ${MAX_COUNTED}`);
+
+    const body = stableJson(envelope('search', index.asOf, result.hits.map(toItem), pageInfo(page, limit, result.total), warnings));
+    const etag = `"${sha256Hex(body)}"`;
+    c.header('X-Snapshot-Id', reader.id);
+    c.header('Cache-Control', CACHE_CONTROL);
+    c.header('ETag', etag);
+    c.header('Vary', 'Accept-Encoding');
+    const link = linkHeader(c.req.url, page, limit, result.total);
+    if (link !== null) c.header('Link', link);
+
+    if (etagMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    if (acceptsGzip(c.req.header('Accept-Encoding'))) {
+      c.header('Content-Encoding', 'gzip');
+      return c.body(new Uint8Array(gzip(body)), 200);
+    }
+    return c.body(body, 200);
+  });
 }

@@ -1,0 +1,271 @@
+/**
+ * `compileSnapshot`: the canonical catalog in, a published snapshot out.
+ *
+ * Phases: read + validate the catalog (everything but prices, which are streamed); render every card
+ * and figure while its price series streams past (worker threads, both cores), keeping only a small
+ * PriceSummary per entity; render the aggregate documents on the main thread; build the search
+ * index; check, write the manifest last, switch `current`, prune. Any failure removes the
+ * half-written folder and leaves `current` where it was.
+ *
+ * @example
+ *   const summary = await compileSnapshot({ source: 'data/catalog', out: 'data/snapshots' });
+ *   summary.snapshotId  // '20261122T020000Z-1a2b3c4d'
+ */
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
+import { figureKey, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import { fingerprint, stableJson } from '../../snapshots/codec.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION, type ManifestHeader } from '../../snapshots/manifest.js';
+import { createFsSnapshotWriter } from '../../snapshots/store/fs.js';
+import { toTimestamp } from '../../snapshots/envelope.js';
+import { openSource, type CatalogSource } from '../source/index.js';
+import { loadCatalog, streamPrices, type LoadedCatalog } from '../source/index.js';
+import { formatReject } from '../source/rejects.js';
+import { createFxLookup } from '../render/fx.js';
+import { summarizePrices } from '../render/price-summary.js';
+import type { FxLookup, PriceSummary } from '../render/types.js';
+import { extendPriceRange, type PriceRange } from '../render/summary.js';
+import { cardKeys, type EntityJob } from './entity-jobs.js';
+import { createEntityPool } from './pool.js';
+import { ObjectTable, type ChangeCounts } from './object-table.js';
+import { createDocumentSink } from './document-sink.js';
+import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
+import { newSnapshotId } from './snapshot-id.js';
+import { rendererCodeHash } from './code-version.js';
+import { silentProgress, type ProgressSink } from './progress.js';
+import { renderAggregates } from './aggregates.js';
+import { buildSnapshotSearchIndex } from './search-phase.js';
+import { publishSnapshot } from '../publish/publish.js';
+
+export interface CompileOptions {
+  /** Catalog folder or http(s) base URL. */
+  source: string;
+  /** Snapshot root (holds snapshot folders and the `current` pointer). */
+  out: string;
+  /** Complete snapshots to keep, current included (default 3). */
+  keep?: number;
+  /** Bad source records that may be skipped (default 0: any bad record fails the compile). */
+  maxRejects?: number;
+  /** Render worker threads (default: one per core; 0 renders on the main thread). */
+  workers?: number;
+  progress?: ProgressSink;
+  now?: () => Date;
+}
+
+export interface CompileSummary {
+  snapshotId: string;
+  previousId: string | null;
+  objects: number;
+  counts: ChangeCounts;
+  cards: number;
+  figures: number;
+  rejects: string[];
+  pruned: string[];
+  durationMs: number;
+}
+
+export interface PriceSummaries {
+  cards: Map<string, PriceSummary>;
+  figures: Map<string, PriceSummary>;
+  /** First and last priced day over all series (catalog summary). */
+  range: PriceRange;
+}
+
+const BATCH = 64;
+
+function checkOptions(o: CompileOptions): { keep: number; maxRejects: number; workers: number } {
+  const keep = o.keep ?? 3;
+  const maxRejects = o.maxRejects ?? 0;
+  const workers = o.workers ?? availableParallelism();
+  if (!Number.isInteger(keep) || keep < 1) throw new CatalogError('usage', '--keep must be an integer of 1 or more');
+  if (!Number.isInteger(maxRejects) || maxRejects < 0) throw new CatalogError('usage', '--max-rejects must be an integer of 0 or more');
+  if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new CatalogError('usage', '--workers must be an integer from 0 to 64');
+  return { keep, maxRejects, workers };
+}
+
+export async function compileSnapshot(options: CompileOptions): Promise<CompileSummary> {
+  const started = Date.now();
+  const { keep, maxRejects, workers } = checkOptions(options);
+  const progress = options.progress ?? silentProgress;
+  const now = options.now ?? (() => new Date());
+
+  const source = openSource(options.source);
+  try {
+    return await compileFrom(source, options, { keep, maxRejects, workers, progress, now, started });
+  } finally {
+    await source.close();
+  }
+}
+
+async function compileFrom(
+  source: CatalogSource,
+  options: CompileOptions,
+  o: { keep: number; maxRejects: number; workers: number; progress: ProgressSink; now: () => Date; started: number },
+): Promise<CompileSummary> {
+  const { keep, maxRejects, workers, progress, now, started } = o;
+  progress.phase('read catalog', null);
+  const catalog = await loadCatalog(source, { maxRejects, onProgress: (_kind, lines) => progress.advance(lines) });
+
+  mkdirSync(options.out, { recursive: true });
+  const previous = await loadPreviousSnapshot(options.out);
+  const snapshotId = newSnapshotId(now());
+  const writer = createFsSnapshotWriter(options.out, snapshotId);
+  mkdirSync(writer.dir, { recursive: true });
+  try {
+    const table = new ObjectTable(previous);
+    const codeHash = rendererCodeHash();
+    const summaries = await renderEntities(catalog, source, { out: options.out, snapshotId, previous, table, codeHash, workers, progress });
+    const rejects = catalog.rejects.finish().map(formatReject);
+    for (const r of rejects) progress.note(`skipped ${r}`);
+
+    progress.phase('aggregate documents', null);
+    const sink = createDocumentSink(writer, table, previous, codeHash);
+    renderAggregates(catalog, summaries, summaries.range, sink, progress);
+
+    progress.phase('search index', null);
+    buildSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
+
+    progress.phase('publish', null);
+    const { counts, changes } = table.diff();
+    const header: ManifestHeader = {
+      format: MANIFEST_FORMAT,
+      version: MANIFEST_VERSION,
+      snapshotId,
+      asOf: toTimestamp(catalog.meta.asOf),
+      objects: table.size,
+      previous: previous?.id ?? null,
+      counts,
+    };
+    const { pruned } = await publishSnapshot({
+      root: options.out,
+      writer,
+      header,
+      entries: table.sorted(),
+      changes,
+      keep,
+      requiredFiles: [SEARCH_DB_FILE],
+    });
+    return {
+      snapshotId,
+      previousId: previous?.id ?? null,
+      objects: table.size,
+      counts,
+      cards: catalog.cards.size,
+      figures: catalog.figures.size,
+      rejects,
+      pruned,
+      durationMs: Date.now() - started,
+    };
+  } catch (err) {
+    await rm(writer.dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+interface EntityPhase {
+  out: string;
+  snapshotId: string;
+  previous: PreviousSnapshot | null;
+  table: ObjectTable;
+  codeHash: string;
+  workers: number;
+  progress: ProgressSink;
+}
+
+/**
+ * Streams the price file once. Each card/figure is either re-used from the previous snapshot (same
+ * input fingerprint: record, set or series, raw price line, FX quotes used) or sent to the workers.
+ */
+async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
+  const fx = createFxLookup(catalog.fxRates);
+  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
+  const total = catalog.cards.size + catalog.figures.size;
+  p.progress.phase('cards and figures', total);
+  const pool = createEntityPool(
+    { root: p.out, snapshotId: p.snapshotId, previousDir: p.previous?.dir ?? null, fxRates: catalog.fxRates },
+    p.workers,
+    (written) => {
+      for (const w of written) p.table.add(w);
+    },
+  );
+  let batch: EntityJob[] = [];
+  let batchEntities = 0;
+  const flush = async () => {
+    const jobs = batch;
+    const n = batchEntities;
+    batch = [];
+    batchEntities = 0;
+    await pool.submit(jobs);
+    p.progress.advance(n);
+  };
+  const setJson = new Map<string, string>();
+  const seriesJson = new Map<string, string>();
+
+  const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
+    const summary = prices ? summarizePrices(prices) : null;
+    if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
+    const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
+    let job: EntityJob;
+    let keys: string[];
+    if (entity === 'card') {
+      const card = catalog.cards.get(id) as CardRecord;
+      const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
+      const sKey = `${set.game}/${set.code}`;
+      let sj = setJson.get(sKey);
+      if (sj === undefined) setJson.set(sKey, (sj = stableJson(set)));
+      const input = fingerprint(p.codeHash, stableJson(card), sj, text ?? '', fxPart);
+      keys = cardKeys(id);
+      job = { kind: 'card', card, set, prices, input };
+    } else {
+      const figure = catalog.figures.get(id) as FigureRecord;
+      const series = catalog.figureSeries.get(figure.seriesId)!;
+      let sj = seriesJson.get(series.id);
+      if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
+      const input = fingerprint(p.codeHash, stableJson(figure), sj, text ?? '', fxPart);
+      keys = [figureKey(id)];
+      job = { kind: 'figure', figure, series, prices, input };
+    }
+    const prev = p.previous;
+    const input = job.input;
+    if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
+      for (const k of keys) {
+        const o = prev.objects.get(k)!;
+        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input });
+      }
+      job = { kind: 'reuse', keys };
+    }
+    batch.push(job);
+    batchEntities++;
+    if (batch.length >= BATCH) await flush();
+  };
+
+  try {
+    const priced = { card: new Set<string>(), figure: new Set<string>() };
+    for await (const { record, text } of streamPrices(source, catalog)) {
+      priced[record.entity].add(record.id);
+      summaries.range = extendPriceRange(summaries.range, record);
+      await handle(record.entity, record.id, record, text);
+    }
+    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
+    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
+    await flush();
+    await pool.drain();
+  } catch (err) {
+    await pool.terminate();
+    throw err;
+  }
+  return summaries;
+}
+
+function fxFingerprint(fx: FxLookup, date: string): string {
+  let s = '';
+  for (const c of CURRENCIES) {
+    const q = fx.quoteOn(date, c);
+    s += q ? `${c}:${q.rate}:${q.date}:${q.source};` : `${c}:-;`;
+  }
+  return s;
+}

@@ -1,0 +1,103 @@
+/**
+ * A small pool of render workers with batching and backpressure: `submit` resolves once the batch
+ * is queued below the in-flight cap, so the main thread never reads the source faster than the
+ * workers can render (memory stays bounded at any catalog size).
+ *
+ * With `workers: 0` (or when running from TypeScript sources, e.g. under vitest) it renders inline.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createEntityRenderer, type EntityJob, type EntityWorkerInit, type WrittenObject } from './entity-jobs.js';
+
+export interface EntityPool {
+  submit(jobs: EntityJob[]): Promise<void>;
+  /** Waits for every submitted batch and stops the workers. */
+  drain(): Promise<void>;
+  terminate(): Promise<void>;
+}
+
+export function createEntityPool(init: EntityWorkerInit, workers: number, onWritten: (written: WrittenObject[], jobs: number) => void): EntityPool {
+  const workerUrl = new URL('./render-worker.js', import.meta.url);
+  if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onWritten);
+
+  const threads = Array.from({ length: workers }, () => new Worker(workerUrl, { workerData: init }));
+  const maxInFlightPerWorker = 2;
+  const inFlight = new Map<number, { resolve: () => void; reject: (e: Error) => void; jobs: number; worker: number }>();
+  const load = new Array<number>(workers).fill(0);
+  let nextId = 0;
+  let failure: Error | null = null;
+  let waiters: (() => void)[] = [];
+  const wake = () => {
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  };
+
+  threads.forEach((t, index) => {
+    t.on('message', (msg: { id: number; written?: WrittenObject[]; error?: string }) => {
+      const pending = inFlight.get(msg.id);
+      if (!pending) return;
+      inFlight.delete(msg.id);
+      load[index]--;
+      if (msg.error) {
+        failure ??= new Error(`render worker failed: ${msg.error}`);
+        pending.reject(failure);
+      } else {
+        onWritten(msg.written ?? [], pending.jobs);
+        pending.resolve();
+      }
+      wake();
+    });
+    t.on('error', (err) => {
+      failure ??= err;
+      for (const p of inFlight.values()) p.reject(err);
+      inFlight.clear();
+      wake();
+    });
+  });
+
+  const settled: Promise<void>[] = [];
+  return {
+    async submit(jobs) {
+      if (jobs.length === 0) return;
+      for (;;) {
+        if (failure) throw failure;
+        const index = load.indexOf(Math.min(...load));
+        if (load[index] < maxInFlightPerWorker) {
+          const id = nextId++;
+          load[index]++;
+          settled.push(
+            new Promise<void>((resolve, reject) => {
+              inFlight.set(id, { resolve, reject, jobs: jobs.length, worker: index });
+            }).catch((e) => {
+              failure ??= e as Error;
+            }),
+          );
+          threads[index].postMessage({ id, jobs });
+          return;
+        }
+        await new Promise<void>((r) => waiters.push(r));
+      }
+    },
+    async drain() {
+      await Promise.all(settled);
+      await Promise.all(threads.map((t) => t.terminate()));
+      if (failure) throw failure;
+    },
+    async terminate() {
+      await Promise.all(threads.map((t) => t.terminate()));
+    },
+  };
+}
+
+function createInlinePool(init: EntityWorkerInit, onWritten: (written: WrittenObject[], jobs: number) => void): EntityPool {
+  const render = createEntityRenderer(init);
+  return {
+    async submit(jobs) {
+      onWritten(render(jobs), jobs.length);
+    },
+    async drain() {},
+    async terminate() {},
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Fills the snapshot's search index: every card, figure and set, each with the same summary item the
+ * lists use (so a search hit and a set page show the same shape) and its popularity signal.
+ */
+import type { LoadedCatalog } from '../source/index.js';
+import { createSearchIndexBuilder } from '../search/index-builder.js';
+import { cardSummary, figureSummary, setMapKey } from '../render/summaries.js';
+import { toTimestamp } from '../../snapshots/envelope.js';
+import type { PriceSummaries } from './index.js';
+import type { ProgressSink } from './progress.js';
+
+export function buildSnapshotSearchIndex(path: string, catalog: LoadedCatalog, prices: PriceSummaries, progress: ProgressSink): void {
+  const builder = createSearchIndexBuilder(path, { asOf: catalog.meta.asOf });
+  try {
+    const setStats = new Map<string, { cards: number; watchers: number }>();
+    for (const card of catalog.cards.values()) {
+      const sk = setMapKey(card.game, card.setCode);
+      const set = catalog.setsByKey.get(sk) ?? null;
+      const st = setStats.get(sk) ?? { cards: 0, watchers: 0 };
+      st.cards++;
+      st.watchers += card.watchers;
+      setStats.set(sk, st);
+      builder.add({
+        kind: 'card',
+        id: card.id,
+        game: card.game,
+        name: card.name,
+        setName: set?.name ?? null,
+        artist: card.artist,
+        number: card.number,
+        popularity: card.watchers,
+        summary: cardSummary(card, set, prices.cards.get(card.id) ?? null),
+      });
+      if (builder.count % 1000 === 0) progress.advance(1000);
+    }
+    for (const figure of catalog.figures.values()) {
+      const series = catalog.figureSeries.get(figure.seriesId) ?? null;
+      builder.add({
+        kind: 'figure',
+        id: figure.id,
+        game: null,
+        name: figure.name,
+        setName: series?.name ?? null,
+        artist: null,
+        number: null,
+        popularity: figure.watchers,
+        summary: figureSummary(figure, series, prices.figures.get(figure.id) ?? null),
+      });
+    }
+    for (const set of catalog.sets) {
+      const st = setStats.get(setMapKey(set.game, set.code)) ?? { cards: 0, watchers: 0 };
+      builder.add({
+        kind: 'set',
+        id: `${set.game}-${set.code}`,
+        game: set.game,
+        name: set.name,
+        setName: set.series,
+        artist: null,
+        number: set.code,
+        popularity: st.watchers,
+        summary: { entity: 'set', game: set.game, code: set.code, name: set.name, series: set.series, releasedAt: toTimestamp(set.releasedAt), cardCount: st.cards },
+      });
+    }
+    builder.finish();
+  } catch (err) {
+    builder.abort();
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `/v1/artists/:slug`: every printing by one artist, any game, newest release first.
+ */
+import type { Envelope } from '../../snapshots/envelope.js';
+import { slugify } from '../../snapshots/ids.js';
+import type { CardRecord, SetRecord } from '../../snapshots/records.js';
+import { laterOf } from './as-of.js';
+import { compareDesc, compareText } from './order.js';
+import { paginate } from './paginate.js';
+import { cardSummary, setMapKey, type CardSummary, type PricedCard } from './summaries.js';
+
+export interface ArtistGroup {
+  /** The display name: the most frequent spelling among the merged names (ties: code-unit order). */
+  name: string;
+  cards: CardRecord[];
+}
+
+/**
+ * Cards grouped by artist slug. Names that slug the same ("Hervé X" and "Herve X") are one artist,
+ * because they would share one URL; cards without an artist are left out. The map iterates in slug
+ * order so whatever the caller does with it is deterministic.
+ */
+export function groupArtists(cards: Iterable<CardRecord>): Map<string, ArtistGroup> {
+  const groups = new Map<string, { spellings: Map<string, number>; cards: CardRecord[] }>();
+  for (const card of cards) {
+    if (card.artist === null) continue;
+    const slug = slugify(card.artist);
+    let group = groups.get(slug);
+    if (!group) {
+      group = { spellings: new Map(), cards: [] };
+      groups.set(slug, group);
+    }
+    group.cards.push(card);
+    group.spellings.set(card.artist, (group.spellings.get(card.artist) ?? 0) + 1);
+  }
+  const out = new Map<string, ArtistGroup>();
+  for (const slug of [...groups.keys()].sort(compareText)) {
+    const group = groups.get(slug)!;
+    let name = '';
+    let best = -1;
+    for (const [spelling, count] of group.spellings) {
+      if (count > best || (count === best && compareText(spelling, name) < 0)) {
+        name = spelling;
+        best = count;
+      }
+    }
+    out.set(slug, { name, cards: group.cards });
+  }
+  return out;
+}
+
+/**
+ * Items sorted by release date desc, then id. `sets` (keyed `setMapKey`) names each card's set.
+ * asOf: the latest of the printings' addedAt and price dates.
+ * `slug` and `name` identify the artist for the caller's key; the items already carry the artist.
+ */
+export function renderArtistPages(
+  _slug: string, _name: string, printings: PricedCard[], sets: ReadonlyMap<string, SetRecord>,
+): Envelope<CardSummary[]>[] {
+  const sorted = [...printings].sort(
+    (x, y) => compareDesc(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
+  );
+  let asOf: string | null = null;
+  const items = sorted.map((p) => {
+    asOf = laterOf(laterOf(asOf, p.card.addedAt), p.summary?.lastDate);
+    return cardSummary(p.card, sets.get(setMapKey(p.card.game, p.card.setCode)), p.summary);
+  });
+  return paginate('artist', items, asOf);
+}

@@ -1,0 +1,52 @@
+/**
+ * `/v1/discover/sets`: every set of every game, newest release first, with its size and how many
+ * of its cards have a price.
+ */
+import { toTimestamp } from '../../snapshots/envelope.js';
+import type { Game } from '../../snapshots/records.js';
+import { laterOf } from './as-of.js';
+import { compareDesc, compareText } from './order.js';
+import { paginate, type RenderedList } from './paginate.js';
+import { setMapKey, type CatalogIndex } from './summaries.js';
+
+export interface DiscoverSetItem {
+  game: Game;
+  code: string;
+  name: string;
+  series: string | null;
+  releasedAt: string;
+  cardCount: number;
+  pricedCount: number;
+}
+
+/**
+ * Sorted by release date desc, then game, then code. asOf: the latest of the releases and of the
+ * price dates behind `pricedCount`.
+ */
+export function renderDiscoverSets(index: CatalogIndex): RenderedList<DiscoverSetItem> {
+  const counts = new Map<string, { cards: number; priced: number }>();
+  let asOf: string | null = null;
+  for (const card of index.cards.values()) {
+    const key = setMapKey(card.game, card.setCode);
+    let c = counts.get(key);
+    if (!c) counts.set(key, (c = { cards: 0, priced: 0 }));
+    c.cards++;
+    const price = index.prices.card.get(card.id);
+    if (price) {
+      c.priced++;
+      asOf = laterOf(asOf, price.lastDate);
+    }
+  }
+  const sets = [...index.sets.values()].sort(
+    (a, b) => compareDesc(a.releasedAt, b.releasedAt) || compareText(a.game, b.game) || compareText(a.code, b.code),
+  );
+  const items = sets.map((s): DiscoverSetItem => {
+    asOf = laterOf(asOf, s.releasedAt);
+    const c = counts.get(setMapKey(s.game, s.code));
+    return {
+      game: s.game, code: s.code, name: s.name, series: s.series, releasedAt: toTimestamp(s.releasedAt),
+      cardCount: c?.cards ?? 0, pricedCount: c?.priced ?? 0,
+    };
+  });
+  return { family: { kind: 'discover', feed: 'sets' }, pages: paginate('discoverSets', items, asOf) };
+}

@@ -1,0 +1,67 @@
+/**
+ * The figure document (`v1/figures/<id>.json.gz`, kind `figure`): one figure with its series, its
+ * current price block (same shape as a card's), one year of weekly history (the card `12mo` rules)
+ * and, apart, the aggregates of the last 30 days. Pure; `asOf` is the last price date, or addedAt
+ * for an unpriced figure. Fields: docs/documents-entities.md.
+ *
+ * @example
+ *   renderFigure({ figure, series, prices: priceSeries, fx: createFxLookup(fxRates) })
+ *   // Envelope<FigureDocument>: data.history.resolution === 'week', data.aggregates30d.minCents ...
+ */
+import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import type { FigureRarity, FigureRecord, FigureSeriesRecord, PriceSeriesRecord } from '../../snapshots/records.js';
+import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
+import { NO_AGGREGATES, dailyPrices, historyBlock, priceWindow, windowAggregates, type HistoryBlock, type PriceAggregates } from './price-history.js';
+import { summarizeDaily } from './price-summary.js';
+import type { FxLookup } from './types.js';
+
+/** The figure history follows the card `12mo` range; the 30-day aggregates come apart. */
+export const FIGURE_HISTORY_RANGE = '12mo';
+const AGGREGATES_DAYS = 30;
+
+export interface FigureDocument {
+  id: string;
+  name: string;
+  rarity: FigureRarity;
+  imageUrl: string | null;
+  releasedAt: string;
+  addedAt: string;
+  series: { id: string; name: string };
+  prices: MarketPrices | null;
+  fx: FxBlock | null;
+  history: HistoryBlock;
+  aggregates30d: PriceAggregates;
+}
+
+export interface FigureInput {
+  figure: FigureRecord;
+  series: FigureSeriesRecord;
+  prices: PriceSeriesRecord | null;
+  fx: FxLookup;
+}
+
+export function renderFigure({ figure, series, prices, fx }: FigureInput): Envelope<FigureDocument> {
+  if (prices !== null && (prices.entity !== 'figure' || prices.id !== figure.id)) {
+    throw new CatalogError('internal', `price series ${prices.entity}:${prices.id} given to figure ${figure.id}`, { figureId: figure.id });
+  }
+  if (series.id !== figure.seriesId) {
+    throw new CatalogError('internal', `series ${series.id} given to figure ${figure.id} of series ${figure.seriesId}`, { figureId: figure.id });
+  }
+  const daily = prices === null ? null : dailyPrices(prices);
+  const summary = daily === null ? null : summarizeDaily(daily);
+  const market = marketBlocks(summary, fx);
+  return envelope('figure', summary === null ? figure.addedAt : summary.lastDate, {
+    id: figure.id,
+    name: figure.name,
+    rarity: figure.rarity,
+    imageUrl: figure.imageUrl,
+    releasedAt: toTimestamp(figure.releasedAt),
+    addedAt: toTimestamp(figure.addedAt),
+    series: { id: series.id, name: series.name },
+    prices: market.prices,
+    fx: market.fx,
+    history: historyBlock(daily, FIGURE_HISTORY_RANGE),
+    aggregates30d: daily === null ? { ...NO_AGGREGATES } : windowAggregates(daily, priceWindow(daily, AGGREGATES_DAYS)),
+  });
+}

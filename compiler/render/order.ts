@@ -1,0 +1,76 @@
+/**
+ * Sort helpers shared by the list renderers. Every order here is total and locale-independent
+ * (plain UTF-16 code-unit comparison, never localeCompare), so a compile on any machine and any ICU
+ * version gives byte-identical documents.
+ */
+
+/** Code-unit string order: deterministic everywhere, unlike `localeCompare`. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Newest first; dates and canonical instants compare correctly as text (see as-of.ts). */
+export function compareDesc(a: string, b: string): number {
+  return compareText(b, a);
+}
+
+type Token = string | { digits: string };
+
+/**
+ * Splits a collector number into digit runs and text runs ("10a" → [10, "a"], "OP01-001" →
+ * ["OP", 1, "-", 1]). Leading zeros are dropped from digit runs so "007" sorts as 7; digit runs are
+ * compared by length then text, which is numeric order without Number/BigInt overflow.
+ */
+function tokenize(value: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of value.matchAll(/(\d+)|(\D+)/g)) {
+    if (match[1] !== undefined) tokens.push({ digits: match[1].replace(/^0+(?=\d)/, '') });
+    else tokens.push(match[2]);
+  }
+  return tokens;
+}
+
+function compareTokens(a: Token[], b: Token[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (typeof x !== 'string' && typeof y !== 'string') {
+      const byLength = x.digits.length - y.digits.length;
+      if (byLength !== 0) return byLength;
+      const byDigits = compareText(x.digits, y.digits);
+      if (byDigits !== 0) return byDigits;
+    } else if (typeof x === 'string' && typeof y === 'string') {
+      const byText = compareText(x, y);
+      if (byText !== 0) return byText;
+    } else {
+      // A number before text at the same position: "12" < "★12", "1" < "a".
+      return typeof x === 'string' ? 1 : -1;
+    }
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Natural order of collector numbers: "2" < "10" < "10a" < "11". Numbers equal as numbers but
+ * spelled differently ("01" and "1") fall back to plain text order, so the order stays total.
+ *
+ * Sorting n items with this comparator re-tokenizes on every comparison; `naturalKey` lets a caller
+ * tokenize once per item instead (decorate-sort-undecorate).
+ */
+export function compareNatural(a: string, b: string): number {
+  return compareNaturalKeys(naturalKey(a), naturalKey(b));
+}
+
+export interface NaturalKey {
+  raw: string;
+  tokens: Token[];
+}
+
+export function naturalKey(value: string): NaturalKey {
+  return { raw: value, tokens: tokenize(value) };
+}
+
+export function compareNaturalKeys(a: NaturalKey, b: NaturalKey): number {
+  return compareTokens(a.tokens, b.tokens) || compareText(a.raw, b.raw);
+}

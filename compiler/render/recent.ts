@@ -1,0 +1,52 @@
+/**
+ * `/v1/recent?game=`: the newest additions to the catalog, one feed per game (its cards) and `all`
+ * (every card and figure).
+ */
+import { toTimestamp } from '../../snapshots/envelope.js';
+import { FEED_DEPTH } from '../../snapshots/keys.js';
+import { GAMES, type Game } from '../../snapshots/records.js';
+import { laterOf } from './as-of.js';
+import { compareDesc, compareText } from './order.js';
+import { paginate, type RenderedList } from './paginate.js';
+import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
+
+export type RecentItem = EntitySummary & { addedAt: string };
+
+interface Candidate {
+  entity: 'card' | 'figure';
+  id: string;
+  addedAt: string;
+  build: () => EntitySummary;
+}
+
+/** addedAt desc, then id, then entity (a card and a figure may share an id). */
+function compareCandidates(a: Candidate, b: Candidate): number {
+  return compareDesc(a.addedAt, b.addedAt) || compareText(a.id, b.id) || compareText(a.entity, b.entity);
+}
+
+/** asOf: the latest addedAt or price date among the items shown. */
+function feed(game: Game | 'all', candidates: Candidate[]): RenderedList<RecentItem> {
+  candidates.sort(compareCandidates);
+  let asOf: string | null = null;
+  const items = candidates.slice(0, FEED_DEPTH).map((c): RecentItem => {
+    const summary = c.build();
+    asOf = laterOf(laterOf(asOf, c.addedAt), summary.priceDate);
+    return { ...summary, addedAt: toTimestamp(c.addedAt) };
+  });
+  return { family: { kind: 'recent', game }, pages: paginate('recent', items, asOf) };
+}
+
+/** The five recent feeds: one per game, then `all`. */
+export function renderRecent(index: CatalogIndex): RenderedList<RecentItem>[] {
+  const byGame = new Map<Game, Candidate[]>(GAMES.map((g) => [g, []]));
+  const all: Candidate[] = [];
+  for (const card of index.cards.values()) {
+    const c: Candidate = { entity: 'card', id: card.id, addedAt: card.addedAt, build: () => summarizeCard(card, index) };
+    byGame.get(card.game)?.push(c);
+    all.push(c);
+  }
+  for (const figure of index.figures.values()) {
+    all.push({ entity: 'figure', id: figure.id, addedAt: figure.addedAt, build: () => summarizeFigure(figure, index) });
+  }
+  return [...GAMES.map((g) => feed(g, byGame.get(g)!)), feed('all', all)];
+}

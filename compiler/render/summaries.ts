@@ -1,0 +1,134 @@
+/**
+ * The summary shapes a card or figure takes inside every list and feed, and the lookups the
+ * renderers share.
+ *
+ * Input choice: prices are two maps, one per entity type (`prices.card`, `prices.figure`), keyed by
+ * the entity id, so `prices[item.entity].get(item.id)` works without building `card:<id>` strings
+ * for a million entries. Sets are keyed by `setMapKey(game, code)` because a set code is unique
+ * only within its game.
+ */
+import { toTimestamp } from '../../snapshots/envelope.js';
+import type {
+  BinderItem, CardRecord, FigureRarity, FigureRecord, FigureSeriesRecord, Game, SetRecord,
+} from '../../snapshots/records.js';
+import type { PriceSummary } from './types.js';
+
+export interface CardSummary {
+  entity: 'card';
+  id: string;
+  game: Game;
+  name: string;
+  number: string;
+  rarity: string;
+  set: { code: string; name: string | null };
+  artist: string | null;
+  imageUrl: string | null;
+  marketCents: number | null;
+  priceDate: string | null;
+}
+
+export interface FigureSummary {
+  entity: 'figure';
+  id: string;
+  name: string;
+  rarity: FigureRarity;
+  series: { id: string; name: string | null };
+  imageUrl: string | null;
+  marketCents: number | null;
+  priceDate: string | null;
+}
+
+export type EntitySummary = CardSummary | FigureSummary;
+
+export interface PriceIndex {
+  card: ReadonlyMap<string, PriceSummary>;
+  figure: ReadonlyMap<string, PriceSummary>;
+}
+
+/** What a summary needs besides the record itself. */
+export interface SummaryContext {
+  /** Keyed `setMapKey(game, code)`. */
+  sets: ReadonlyMap<string, SetRecord>;
+  series: ReadonlyMap<string, FigureSeriesRecord>;
+  prices: PriceIndex;
+}
+
+/** The whole catalog by id: what the feeds (trending, recent, sparklines, binders) walk. */
+export interface CatalogIndex extends SummaryContext {
+  cards: ReadonlyMap<string, CardRecord>;
+  figures: ReadonlyMap<string, FigureRecord>;
+}
+
+/** A card with its price summary (null when it has no price). */
+export interface PricedCard {
+  card: CardRecord;
+  summary: PriceSummary | null;
+}
+
+export interface PricedFigure {
+  figure: FigureRecord;
+  summary: PriceSummary | null;
+}
+
+export const setMapKey = (game: Game, code: string) => `${game}/${code}`;
+
+/** The card summary; `set` is null when the set record is missing (its name is then null). */
+export function cardSummary(card: CardRecord, set: SetRecord | null | undefined, price: PriceSummary | null | undefined): CardSummary {
+  return {
+    entity: 'card',
+    id: card.id,
+    game: card.game,
+    name: card.name,
+    number: card.number,
+    rarity: card.rarity,
+    set: { code: card.setCode, name: set?.name ?? null },
+    artist: card.artist,
+    imageUrl: card.imageUrl,
+    marketCents: price?.lastCents ?? null,
+    priceDate: price ? toTimestamp(price.lastDate) : null,
+  };
+}
+
+export function figureSummary(
+  figure: FigureRecord, series: FigureSeriesRecord | null | undefined, price: PriceSummary | null | undefined,
+): FigureSummary {
+  return {
+    entity: 'figure',
+    id: figure.id,
+    name: figure.name,
+    rarity: figure.rarity,
+    series: { id: figure.seriesId, name: series?.name ?? null },
+    imageUrl: figure.imageUrl,
+    marketCents: price?.lastCents ?? null,
+    priceDate: price ? toTimestamp(price.lastDate) : null,
+  };
+}
+
+export function summarizeCard(card: CardRecord, ctx: SummaryContext): CardSummary {
+  return cardSummary(card, ctx.sets.get(setMapKey(card.game, card.setCode)), ctx.prices.card.get(card.id));
+}
+
+export function summarizeFigure(figure: FigureRecord, ctx: SummaryContext): FigureSummary {
+  return figureSummary(figure, ctx.series.get(figure.seriesId), ctx.prices.figure.get(figure.id));
+}
+
+/** A binder item as a summary, or null when its card/figure is not in the catalog. */
+export function summarizeItem(item: BinderItem, index: CatalogIndex): EntitySummary | null {
+  if (item.entity === 'card') {
+    const card = index.cards.get(item.id);
+    return card ? summarizeCard(card, index) : null;
+  }
+  const figure = index.figures.get(item.id);
+  return figure ? summarizeFigure(figure, index) : null;
+}
+
+/** The first `limit` items of a binder that are in the catalog (unknown ones are skipped). */
+export function summarizeItems(items: BinderItem[], index: CatalogIndex, limit = Infinity): EntitySummary[] {
+  const out: EntitySummary[] = [];
+  for (const item of items) {
+    if (out.length >= limit) break;
+    const summary = summarizeItem(item, index);
+    if (summary) out.push(summary);
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * `/v1/trending?game=`: cards and figures ranked by 24-hour price velocity (API.md §3),
+ * one feed per game (its cards) and `all` (every card and figure).
+ */
+import { GAMES, type Game } from '../../snapshots/records.js';
+import { FEED_DEPTH } from '../../snapshots/keys.js';
+import { laterOf } from './as-of.js';
+import { compareText } from './order.js';
+import { paginate, type RenderedList } from './paginate.js';
+import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
+import type { PriceSummary } from './types.js';
+
+/**
+ * Entries whose price 24 h ago was under $1 are left out: a 1-cent card going to 2 cents is +100 %
+ * and would lead the feed with a move nobody cares about.
+ */
+export const PRICE_FLOOR_CENTS = 100;
+
+export type TrendingItem = EntitySummary & { previousCents: number; changeCents: number; velocity24h: number };
+
+interface Candidate {
+  entity: 'card' | 'figure';
+  id: string;
+  velocity: number;
+  build: () => TrendingItem;
+}
+
+/** Velocity desc, then id, then entity (a card and a figure may share an id). */
+function compareCandidates(a: Candidate, b: Candidate): number {
+  return b.velocity - a.velocity || compareText(a.id, b.id) || compareText(a.entity, b.entity);
+}
+
+function qualifies(price: PriceSummary | undefined): price is PriceSummary & { previousCents: number; velocity24h: number } {
+  return price !== undefined && price.previousCents !== null && price.previousCents >= PRICE_FLOOR_CENTS && price.velocity24h !== null;
+}
+
+function withMove(summary: EntitySummary, price: PriceSummary & { previousCents: number; velocity24h: number }): TrendingItem {
+  return { ...summary, previousCents: price.previousCents, changeCents: price.lastCents - price.previousCents, velocity24h: price.velocity24h };
+}
+
+/**
+ * asOf of a feed: the latest price date among the entries it considered (all priced entries of
+ * that game), so an empty feed still says when it was empty.
+ */
+function feed(game: Game | 'all', candidates: Candidate[], asOf: string | null): RenderedList<TrendingItem> {
+  candidates.sort(compareCandidates);
+  const items = candidates.slice(0, FEED_DEPTH).map((c) => c.build());
+  return { family: { kind: 'trending', game }, pages: paginate('trending', items, asOf) };
+}
+
+/** The five trending feeds: one per game, then `all`. */
+export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[] {
+  const byGame = new Map<Game, Candidate[]>(GAMES.map((g) => [g, []]));
+  const asOfByGame = new Map<Game, string | null>();
+  const all: Candidate[] = [];
+  let asOfAll: string | null = null;
+  for (const card of index.cards.values()) {
+    const price = index.prices.card.get(card.id);
+    if (price === undefined) continue;
+    asOfByGame.set(card.game, laterOf(asOfByGame.get(card.game) ?? null, price.lastDate));
+    asOfAll = laterOf(asOfAll, price.lastDate);
+    if (!qualifies(price)) continue;
+    const c: Candidate = { entity: 'card', id: card.id, velocity: price.velocity24h, build: () => withMove(summarizeCard(card, index), price) };
+    byGame.get(card.game)?.push(c);
+    all.push(c);
+  }
+  for (const figure of index.figures.values()) {
+    const price = index.prices.figure.get(figure.id);
+    if (price === undefined) continue;
+    asOfAll = laterOf(asOfAll, price.lastDate);
+    if (!qualifies(price)) continue;
+    all.push({ entity: 'figure', id: figure.id, velocity: price.velocity24h, build: () => withMove(summarizeFigure(figure, index), price) });
+  }
+  return [
+    ...GAMES.map((g) => feed(g, byGame.get(g)!, asOfByGame.get(g) ?? null)),
+    feed('all', all, asOfAll),
+  ];
+}

@@ -1,0 +1,34 @@
+/**
+ * Values the renderers pass between each other. Price histories are large, so the compile streams
+ * them once: each card/figure document is rendered while its series is at hand, and only this small
+ * PriceSummary is kept for the aggregate documents (oracle, trending, sparklines, lists, summary).
+ */
+import type { Currency } from '../../snapshots/records.js';
+
+export interface PriceSummary {
+  /** Day of the last non-null price (`YYYY-MM-DD`). */
+  lastDate: string;
+  /** Last known price, USD cents. */
+  lastCents: number;
+  /** Price on the day before lastDate (24 h earlier), or null when that day has no price. */
+  previousCents: number | null;
+  /** (lastCents - previousCents) / previousCents, rounded to 4 decimals; null without previousCents or when it is 0. */
+  velocity24h: number | null;
+  /** The last 30 days ending at lastDate, oldest first, null for days without a price (sparklines). */
+  recentDaily: (number | null)[];
+}
+
+/** One alternate-currency conversion with its provenance (API.md §2.2). */
+export interface FxQuote {
+  currency: Currency;
+  /** Units of the currency per 1 USD. */
+  rate: number;
+  /** Day of the rate used (`YYYY-MM-DD`): the latest rate at or before the price date. */
+  date: string;
+  source: string;
+}
+
+/** Latest FX quote at or before a day, per currency; null when the source has no rate that early. */
+export interface FxLookup {
+  quoteOn(date: string, currency: Currency): FxQuote | null;
+}

@@ -1,0 +1,43 @@
+/**
+ * What the loader needs from a canonical catalog, wherever it lives (a folder or an HTTP export).
+ * Both implementations hand out the same lines for the same bytes, so the loader and its tests do
+ * not care which one they read.
+ *
+ * @example
+ *   const source = openSource('./catalog');
+ *   try {
+ *     const meta = await source.readMeta();
+ *     for await (const { lineNo, text } of source.lines('cards')) { ... }
+ *   } finally {
+ *     await source.close();
+ *   }
+ */
+import type { CatalogMeta, SourceKind } from '../../snapshots/records.js';
+
+/** One line of an NDJSON file. Blank lines are never handed out, but they still count in lineNo. */
+export interface SourceLine {
+  /** 1-based line number in the file, for reject messages (`cards.ndjson:17`). */
+  lineNo: number;
+  /** The line without its `\n` / `\r\n` (and without a UTF-8 byte-order mark on line 1). */
+  text: string;
+  /**
+   * Set when the bytes of the line could not be read as text (not UTF-8, or longer than the line
+   * cap); `text` is then unusable and the line must be rejected with this reason.
+   */
+  problem?: string;
+}
+
+export interface CatalogSource {
+  /** Where the catalog is read from, for logs and messages (never contains URL credentials). */
+  describe(): string;
+  /** Reads and checks `meta.json`; a missing or malformed meta is a CatalogError 'invalid_source'. */
+  readMeta(): Promise<CatalogMeta>;
+  /**
+   * Streams the lines of one NDJSON file, never holding the whole file in memory. A missing or
+   * empty optional file (users, binders, activity, pull-observations, figure-series, figures)
+   * yields nothing; a missing required one throws CatalogError 'invalid_source'.
+   */
+  lines(kind: SourceKind): AsyncIterable<SourceLine>;
+  /** Releases what the source holds (temp files and connections of the HTTP source). Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+/**
+ * The catalog read from a folder: `meta.json` plus one NDJSON file per kind, streamed from disk.
+ *
+ * @example
+ *   const source = createFolderSource('/data/catalog');
+ *   for await (const line of source.lines('sets')) ...
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { CatalogError } from '../../snapshots/errors.js';
+import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/records.js';
+import type { CatalogSource, SourceLine } from './catalog-source.js';
+import { fileOf, isOptionalKind } from './files.js';
+import { splitLines } from './lines.js';
+import { parseMeta } from './meta.js';
+
+export function createFolderSource(dir: string): CatalogSource {
+  return {
+    describe: () => `folder ${dir}`,
+
+    async readMeta(): Promise<CatalogMeta> {
+      const file = path.join(dir, META_FILE);
+      let text: string;
+      try {
+        text = await fs.promises.readFile(file, 'utf8');
+      } catch (err) {
+        throw missingOrUnreadable(err, file);
+      }
+      return parseMeta(text, file);
+    },
+
+    lines(kind: SourceKind): AsyncIterable<SourceLine> {
+      return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind));
+    },
+
+    close: async () => {},
+  };
+}
+
+async function* readLines(file: string, optional: boolean): AsyncGenerator<SourceLine> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch (err) {
+    if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw missingOrUnreadable(err, file);
+  }
+  // The stream owns the handle (autoClose), also when the consumer stops early.
+  try {
+    yield* splitLines(handle.createReadStream({ highWaterMark: 256 * 1024 }));
+  } catch (err) {
+    // Only read errors land here: a consumer that stops early returns the generator, never throws into it.
+    throw missingOrUnreadable(err, file);
+  }
+}
+
+function missingOrUnreadable(err: unknown, file: string): CatalogError {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    return new CatalogError('invalid_source', `required file ${file} is missing`, { file });
+  }
+  return new CatalogError('io', `cannot read ${file}: ${(err as Error).message}`, { file }, { cause: err });
+}

@@ -1,0 +1,69 @@
+/**
+ * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/main.ts does), so
+ * tests drive it in-process with `app.request(...)`.
+ *
+ * Middleware order, and why:
+ *   request id   every response, errors included, carries X-Request-Id
+ *   audit        wraps everything below, so a bearer request gets its row whatever answers it
+ *                (401 of a revoked key, 403, 405, 429, route errors), written before the response leaves
+ *   gate         before routing: no valid credential → 401 on every /v1 path, known or not
+ *   rate limit   right after the gate, so every bearer response (403 and 405 too) is counted and
+ *                carries the RateLimit headers (API.md §5)
+ *   family guard bearer keys on /v1/me, /v1/observations, /v1/admin (but their audit route) → 403
+ *   method guard non-GET/HEAD on a partner path → 405
+ *   routes       admin, then the catalog; anything else → 404
+ */
+import { Hono } from 'hono';
+import { CatalogError } from '../snapshots/errors.js';
+import type { SnapshotSource } from '../snapshots/store/types.js';
+import { createAuditMiddleware } from './audit/middleware.js';
+import { createAuditReader } from './audit/reader.js';
+import { createAuditWriter } from './audit/writer.js';
+import type { ProxyConfig } from './config.js';
+import type { ProxyEnv } from './env.js';
+import { createErrorResponder } from './errors.js';
+import { createFamilyGuard } from './gate/families.js';
+import { createGate } from './gate/gate.js';
+import { createMethodGuard } from './gate/method-guard.js';
+import { createKeyStore } from './keys/store.js';
+import { createRateLimiter } from './limits/counter.js';
+import { createRateLimit } from './limits/middleware.js';
+import { defaultLogger, type ProxyLogger } from './logger.js';
+import { createRequestId } from './request-id.js';
+import { createAdminAuditRoutes } from './routes/admin-audit.js';
+import { createAdminKeyRoutes } from './routes/admin-keys.js';
+import { createCatalogRoutes } from './routes/catalog.js';
+import type { StateDb } from './state/open.js';
+
+export interface AppDeps {
+  db: StateDb;
+  config: ProxyConfig;
+  snapshots: SnapshotSource;
+  /** Wall clock in ms (key expiry, rate windows, audit timestamps); Date.now by default. */
+  clock?: () => number;
+  logger?: ProxyLogger;
+  /** Upper bound of the catalog routes' object cache, in bytes. */
+  cacheBytes?: number;
+}
+
+export function createApp(deps: AppDeps): Hono<ProxyEnv> {
+  const clock = deps.clock ?? Date.now;
+  const logger = deps.logger ?? defaultLogger();
+  const keys = createKeyStore(deps.db, { clock });
+  const limiter = createRateLimiter(deps.db, { limits: deps.config.tierLimits, clock });
+  const errors = createErrorResponder({ realm: deps.config.realm, logger });
+
+  const app = new Hono<ProxyEnv>();
+  app.use('*', createRequestId());
+  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock));
+  app.use('*', createGate({ keys, config: deps.config, clock }));
+  app.use('*', createRateLimit(limiter));
+  app.use('*', createFamilyGuard());
+  app.use('*', createMethodGuard());
+  app.route('/', createAdminKeyRoutes({ keys, clock }));
+  app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
+  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes }));
+  app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
+  app.onError(errors.onError);
+  return app;
+}

@@ -1,0 +1,37 @@
+/**
+ * Writes one audit row per bearer request, whatever its status (API.md §5). It wraps the gate,
+ * the rate limit and the guards, so 401s of a known-but-revoked/expired key, 403, 405, 429 and
+ * route errors all get their row; a key the store does not know gets none (it names no tenant).
+ * The row is committed after the response is made and before it is handed to the server.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { ProxyEnv } from '../env.js';
+import { rejectedKeyOf } from '../gate/gate.js';
+import { UNMATCHED_ROUTE } from './row.js';
+import type { AuditWriter } from './writer.js';
+
+export function createAuditMiddleware(writer: AuditWriter, clock: () => number): MiddlewareHandler<ProxyEnv> {
+  return async (c, next) => {
+    const timestampMs = clock();
+    const started = performance.now();
+    await next();
+    const auth = c.get('auth');
+    const subject = auth?.kind === 'bearer' && auth.keyId && auth.tenant
+      ? { keyId: auth.keyId, tenant: auth.tenant }
+      : rejectedKeyOf(c.error);
+    if (!subject) return;
+    const length = c.res.headers.get('Content-Length');
+    writer.record({
+      apiKeyId: subject.keyId,
+      tenantName: subject.tenant,
+      route: c.get('routePattern') ?? UNMATCHED_ROUTE,
+      status: c.res.status,
+      timestampMs,
+      requestId: c.get('requestId'),
+      path: c.req.path,
+      bytes: length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
+      durationMs: performance.now() - started,
+      snapshotId: c.get('snapshotId') ?? null,
+    });
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The one place that turns an error into an HTTP response (API.md §6): JSON
+ * `{"error","message","requestId"}`, status from ERROR_CODES, `Cache-Control: no-store`, plus the
+ * headers a code implies (WWW-Authenticate on 401, Allow on 405, Retry-After on 429). Handlers and
+ * middleware only throw CatalogError; they never build an error body.
+ *
+ * Operator-side failures (a CatalogError whose status is 500, such as `io`) and unknown exceptions
+ * become 500 `internal` with a fixed message: their text can hold file paths or stack frames. They
+ * are logged with the request id so the operator can find them.
+ */
+import type { Context, ErrorHandler } from 'hono';
+import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
+import type { ProxyEnv } from './env.js';
+import type { ProxyLogger } from './logger.js';
+
+/** Codes a client may see, and what operator-side codes are shown as. */
+const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
+  invalid_parameter: 'invalid_parameter',
+  usage: 'invalid_parameter',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  method_not_allowed: 'method_not_allowed',
+  rate_limited: 'rate_limited',
+  unavailable: 'unavailable',
+  source_unreachable: 'unavailable',
+};
+
+const INTERNAL_MESSAGE = 'The server failed to answer this request; quote the requestId when reporting it.';
+
+export interface ErrorResponder {
+  /** The Hono onError hook. */
+  onError: ErrorHandler<ProxyEnv>;
+  /** Renders a CatalogError (used by notFound, which Hono does not route through onError). */
+  respond(c: Context<ProxyEnv>, err: CatalogError): Response;
+}
+
+export function createErrorResponder(options: { realm: string; logger: ProxyLogger }): ErrorResponder {
+  const { realm, logger } = options;
+
+  function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
+    const body = JSON.stringify({ error: code, message, requestId: c.get('requestId') ?? null });
+    return c.body(body, ERROR_CODES[code].status as 400, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'Cache-Control': 'no-store',
+      ...extra,
+    });
+  }
+
+  function respond(c: Context<ProxyEnv>, err: CatalogError): Response {
+    const code = PUBLIC_CODE[err.code];
+    if (code === undefined) return internal(c, err);
+    const extra: Record<string, string> = {};
+    if (code === 'unauthenticated') {
+      // RFC 6750 §3: error="invalid_token" only when a credential was presented and refused.
+      extra['WWW-Authenticate'] = `Bearer realm="${realm}", scope="v1"${err.details.invalidToken === true ? ', error="invalid_token"' : ''}`;
+    }
+    if (code === 'method_not_allowed' && typeof err.details.allow === 'string') extra.Allow = err.details.allow;
+    if (code === 'rate_limited' && typeof err.details.retryAfter === 'number') extra['Retry-After'] = String(err.details.retryAfter);
+    return render(c, code, err.message, extra);
+  }
+
+  function internal(c: Context<ProxyEnv>, err: unknown): Response {
+    logger.error('request failed', {
+      requestId: c.get('requestId') ?? null,
+      method: c.req.method,
+      route: c.get('routePattern') ?? '(unmatched)',
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
+    return render(c, 'internal', INTERNAL_MESSAGE, {});
+  }
+
+  return {
+    respond,
+    onError: (err, c) => (isCatalogError(err) ? respond(c, err) : internal(c, err)),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The gate (API.md §4): runs before routing, so without a valid credential every `/v1` path is
+ * 401, known or not, and routes cannot be probed. Caller kinds are tried in the fixed order:
+ * bearer key, session cookie, internal key, same-origin anonymous; then the public showcase.
+ * Paths outside `/v1` do not exist (404).
+ */
+import { getCookie } from 'hono/cookie';
+import type { MiddlewareHandler } from 'hono';
+import { CatalogError } from '../../snapshots/errors.js';
+import type { ProxyConfig } from '../config.js';
+import type { AuthContext, ProxyEnv } from '../env.js';
+import type { KeyStore } from '../keys/store.js';
+import { readBearer } from './bearer.js';
+import { familyOf } from './families.js';
+import { isFirstParty } from './first-party.js';
+import { INTERNAL_KEY_HEADER, isInternalCaller } from './internal.js';
+import { isPublicPath } from './public.js';
+import { SESSION_COOKIE, verifySessionCookie } from './session.js';
+
+export const UNAUTHENTICATED_MESSAGE =
+  'A Bearer API key or a logged-in session is required. Partners can get a key minted at /v1/admin/b2b-keys.';
+
+/**
+ * Details of the 401 thrown for a key that matched a stored key which is revoked or expired: the
+ * audit middleware reads them from `c.error` to write that key's row (decided in docs/auth.md).
+ */
+export interface RejectedKey {
+  keyId: string;
+  tenant: string;
+}
+
+export function rejectedKeyOf(err: unknown): RejectedKey | null {
+  if (!(err instanceof CatalogError) || err.code !== 'unauthenticated') return null;
+  const rejected = err.details.rejectedKey as RejectedKey | undefined;
+  return rejected ?? null;
+}
+
+export interface GateDeps {
+  keys: KeyStore;
+  config: ProxyConfig;
+  clock: () => number;
+}
+
+export function createGate(deps: GateDeps): MiddlewareHandler<ProxyEnv> {
+  const { keys, config, clock } = deps;
+
+  function identify(c: Parameters<MiddlewareHandler<ProxyEnv>>[0]): AuthContext | null {
+    const bearer = readBearer(c.req.header('Authorization'));
+    if (bearer.kind !== 'absent') {
+      const result = bearer.kind === 'key' ? keys.check(bearer.key) : ({ ok: false, reason: 'malformed' } as const);
+      if (result.ok) return { kind: 'bearer', keyId: result.key.keyId, tenant: result.key.tenant, tier: result.key.tier };
+      const rejectedKey: RejectedKey | undefined = 'key' in result && result.key ? { keyId: result.key.keyId, tenant: result.key.tenant } : undefined;
+      throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE, { invalidToken: true, reason: result.reason, rejectedKey });
+    }
+    if (config.sessionSecret !== null) {
+      const cookie = getCookie(c, SESSION_COOKIE);
+      const claims = cookie === undefined ? null : verifySessionCookie(config.sessionSecret, cookie, clock());
+      if (claims) return { kind: 'session', subject: claims.sub };
+    }
+    if (isInternalCaller(config.internalKey, c.req.header(INTERNAL_KEY_HEADER))) return { kind: 'internal' };
+    if (isFirstParty(config.publicOrigins, c.req.header('Origin'), c.req.header('Sec-Fetch-Site'))) return { kind: 'first-party' };
+    if (isPublicPath(c.req.path)) return { kind: 'public' };
+    return null;
+  }
+
+  return async (c, next) => {
+    if (familyOf(c.req.path) === 'other') throw new CatalogError('not_found', 'No route matches this path.');
+    const auth = identify(c);
+    if (auth === null) throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE);
+    c.set('auth', auth);
+    await next();
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * The service's own backends (API.md §4, caller kind 3): `X-Service-Internal-Key` equal to
+ * CATALOG_INTERNAL_KEY, compared in constant time. Unset secret: this caller kind is off. The
+ * internal key is also what the admin routes require.
+ */
+import { secretsEqual } from '../keys/hash.js';
+
+export const INTERNAL_KEY_HEADER = 'X-Service-Internal-Key';
+
+export function isInternalCaller(configured: string | null, presented: string | undefined): boolean {
+  if (configured === null || presented === undefined || presented === '') return false;
+  return secretsEqual(presented, configured);
+}

@@ -1,0 +1,43 @@
+/**
+ * Key format of API.md §4: `rxk_` + 32 base62 characters from a CSPRNG; the key ID is the first 8
+ * characters of the suffix (safe to log and show; the rest is the secret).
+ *
+ * @example
+ *   const key = generateKey();   // 'rxk_4fZk2QpA9...'
+ *   keyIdOf(key)                 // '4fZk2QpA'
+ */
+import { randomBytes } from 'node:crypto';
+
+export const KEY_PREFIX = 'rxk_';
+export const KEY_SUFFIX_LENGTH = 32;
+export const KEY_ID_LENGTH = 8;
+export const KEY_PATTERN = /^rxk_[0-9A-Za-z]{32}$/;
+export const KEY_ID_PATTERN = /^[0-9A-Za-z]{8}$/;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// 248 = 4 * 62: bytes at or above it are dropped so every character is equally likely (no modulo bias).
+const UNBIASED_BYTE_LIMIT = 248;
+
+export function isKeyFormat(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
+export function isKeyId(value: string): boolean {
+  return KEY_ID_PATTERN.test(value);
+}
+
+export function keyIdOf(key: string): string {
+  return key.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_ID_LENGTH);
+}
+
+export function generateKey(random: (size: number) => Buffer = randomBytes): string {
+  let suffix = '';
+  while (suffix.length < KEY_SUFFIX_LENGTH) {
+    for (const byte of random(48)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      suffix += BASE62[byte % 62];
+      if (suffix.length === KEY_SUFFIX_LENGTH) break;
+    }
+  }
+  return KEY_PREFIX + suffix;
+}

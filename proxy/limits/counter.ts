@@ -1,0 +1,64 @@
+/**
+ * Per-key request counter (API.md §5): fixed 60 s windows counted in SQLite with one atomic upsert,
+ * so every worker process sharing the state file sees the same count and the limit is exact on
+ * the host (no read-then-write race: SQLite serialises writers and RETURNING gives the new count).
+ *
+ * @example
+ *   const limiter = createRateLimiter(state, { limits: config.tierLimits });
+ *   const d = limiter.hit('4fZk2QpA', 'free');   // { allowed: true, limit: 60, remaining: 59, resetSeconds: 42, ... }
+ */
+import type { StateDb } from '../state/open.js';
+import { RATE_WINDOW_SECONDS, type Tier } from '../tiers.js';
+
+/** Exported so a test (or another process) can run the exact statement the limiter runs. */
+export const RATE_HIT_SQL = `INSERT INTO rate_counters (key_id, window_start, count) VALUES (?, ?, 1)
+  ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + 1 RETURNING count`;
+export const RATE_PRUNE_SQL = 'DELETE FROM rate_counters WHERE window_start < ?';
+
+export interface RateDecision {
+  allowed: boolean;
+  tier: Tier;
+  limit: number;
+  /** Requests counted in this window, this one included. */
+  count: number;
+  remaining: number;
+  /** Seconds until the window ends (1..60). */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(keyId: string, tier: Tier): RateDecision;
+  /** Deletes the counters of finished windows; returns how many rows went. */
+  prune(): number;
+}
+
+export function windowStartOf(nowMs: number): number {
+  return Math.floor(nowMs / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
+}
+
+export function createRateLimiter(state: StateDb, options: { limits: Readonly<Record<Tier, number>>; clock?: () => number }): RateLimiter {
+  const clock = options.clock ?? Date.now;
+  const hitStatement = state.sqlite.prepare<[string, number], { count: number }>(RATE_HIT_SQL);
+  const pruneStatement = state.sqlite.prepare<[number]>(RATE_PRUNE_SQL);
+  // Finished windows are pruned the first time this process sees a new window: one cheap
+  // indexed delete a minute, no timer to manage.
+  let lastPrunedWindow = -1;
+
+  const prune = (windowStart = windowStartOf(clock())) => {
+    lastPrunedWindow = windowStart;
+    return pruneStatement.run(windowStart).changes;
+  };
+
+  return {
+    hit(keyId, tier) {
+      const nowMs = clock();
+      const windowStart = windowStartOf(nowMs);
+      if (windowStart !== lastPrunedWindow) prune(windowStart);
+      const { count } = hitStatement.get(keyId, windowStart)!;
+      const limit = options.limits[tier];
+      const resetSeconds = Math.max(1, Math.ceil(((windowStart + RATE_WINDOW_SECONDS) * 1000 - nowMs) / 1000));
+      return { allowed: count <= limit, tier, limit, count, remaining: Math.max(0, limit - count), resetSeconds };
+    },
+    prune: () => prune(),
+  };
+}

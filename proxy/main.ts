@@ -1,0 +1,333 @@
+/**
+ * Starts the proxy: the only place that listens. Loads the config once, opens the state file,
+ * builds the app with createApp and serves it on node:http with timeouts and size limits.
+ *
+ * With `workers > 1` the calling process becomes a node:cluster primary: it checks the config and
+ * migrates the state file once, then forks the workers. Workers re-run the same entry (the
+ * `catalog serve` command line) and share the port and the state file (SQLite WAL keeps rate
+ * counters exact across them). The primary restarts a worker that dies unexpectedly and forwards
+ * SIGTERM/SIGINT. SIGTERM drains: no new connections, in-flight requests finish, exit 0, with a
+ * hard cap of DRAIN_TIMEOUT_MS.
+ *
+ * Log lines (stderr) are one per start/stop/restart; they name paths, ports and pids, never a key,
+ * cookie or secret, and errors are logged by message, without stacks.
+ *
+ * @example
+ *   const server = await startServer({ snapshots: '/data/snapshots', state: '/data/state.sqlite',
+ *     host: '127.0.0.1', port: 8080, workers: 4, env: process.env });
+ *   console.log(server.url);  await server.closed;
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { getRequestListener } from '@hono/node-server';
+import { CatalogError } from '../snapshots/errors.js';
+import { createFsSnapshotSource } from '../snapshots/store/fs.js';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openStateDb } from './state/open.js';
+
+/** Request line + headers; Node answers 431 above it. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Longest request target (path + query) accepted; longer ones get a JSON 400 before the app runs. */
+export const MAX_URL_BYTES = 8 * 1024;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Longest a SIGTERM waits for in-flight requests before closing their sockets. */
+export const DRAIN_TIMEOUT_MS = 10_000;
+const MAX_WORKERS = 256;
+/** A worker that dies sooner than this after starting is restarted after a pause, not at once. */
+const FAST_CRASH_MS = 5_000;
+const RESTART_PAUSE_MS = 1_000;
+
+export interface ServerOptions {
+  /** Snapshot root (holds the snapshot folders and the `current` pointer). */
+  snapshots: string;
+  /** SQLite state file (keys, rate counters, audit rows); created when absent. */
+  state: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Worker processes; 1 serves in this process without node:cluster. */
+  workers: number;
+  /** Where the CATALOG_* settings are read from, once. */
+  env: NodeJS.ProcessEnv;
+  /** Byte budget of each process's object cache (default 64 MiB). */
+  cacheBytes?: number;
+  /** Receives the start/stop lines (default: stderr). */
+  log?: (line: string) => void;
+  /** Install SIGTERM/SIGINT handlers (default true; tests that call stop() may turn it off). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  /** `single`: one process; `primary`: the cluster parent; `worker`: a forked child (prints nothing). */
+  role: 'single' | 'primary' | 'worker';
+  /** `http://host:port` as bound (the real port when 0 was asked). */
+  url: string;
+  /** Drains and stops (what SIGTERM does). */
+  stop(): Promise<void>;
+  /** Resolves once the server has stopped. */
+  closed: Promise<void>;
+}
+
+export function defaultWorkers(): number {
+  return availableParallelism();
+}
+
+function checkOptions(o: ServerOptions): void {
+  const usage = (message: string, option: string) => new CatalogError('usage', message, { option });
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw usage(`--port must be 0-65535, got ${o.port}`, 'port');
+  if (!Number.isInteger(o.workers) || o.workers < 1 || o.workers > MAX_WORKERS) {
+    throw usage(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${o.workers}`, 'workers');
+  }
+  if (o.host.length === 0) throw usage('--host must not be empty', 'host');
+  if (o.snapshots.length === 0) throw usage('--snapshots must name the snapshot root', 'snapshots');
+  if (o.state.length === 0) throw usage('--state must name the state file', 'state');
+}
+
+const stderrLog = (line: string) => {
+  process.stderr.write(line + '\n');
+};
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Message of an error for a log line: never its stack (it can hold paths of the build machine). */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  checkOptions(options);
+  if (cluster.isWorker) {
+    try {
+      return await serveInProcess(options, 'worker');
+    } catch (err) {
+      // The IPC channel would keep a worker that failed to start alive; drop it so the worker exits
+      // with its error code and the primary sees it.
+      if (process.connected) process.disconnect();
+      throw err;
+    }
+  }
+  if (options.workers === 1) return serveInProcess(options, 'single');
+  return runPrimary(options);
+}
+
+/** Serves in this process: one app, one state connection, one listening socket. */
+async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
+  const log = options.log ?? stderrLog;
+  const config = loadConfig(options.env);
+  const state = openStateDb(options.state);
+  let server: Server;
+  try {
+    const app = createApp({ db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes });
+    const appListener = getRequestListener(app.fetch);
+    server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+      if (rejectLongUrl(req, res)) return;
+      void appListener(req, res);
+    });
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
+    server.requestTimeout = REQUEST_TIMEOUT_MS;
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    await listen(server, options.host, options.port);
+  } catch (err) {
+    state.close();
+    throw err;
+  }
+  const url = urlOf(options.host, (server.address() as AddressInfo).port);
+  if (role === 'single') log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let stopping: Promise<void> | null = null;
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await drain(server);
+      state.close();
+      removeSignals();
+      if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);
+      resolveClosed();
+      if (role === 'worker') {
+        // Let the worker exit: the IPC channel to the primary is the last handle keeping it alive.
+        // If something else still holds the loop, the primary's SIGKILL cap ends it.
+        if (process.connected) process.disconnect();
+      }
+    })();
+    return stopping;
+  };
+  const onSignal = () => void stop();
+  const removeSignals = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  if (options.handleSignals !== false) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { role, url, stop, closed };
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(new CatalogError('io', `cannot listen on ${urlOf(host, port)}: ${err.code ?? err.message}`, {}, { cause: err }));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/**
+ * Stops accepting, lets in-flight requests finish, and closes idle keep-alive sockets as they go
+ * idle; after DRAIN_TIMEOUT_MS the remaining sockets are closed so a stuck client cannot hold the
+ * shutdown forever.
+ */
+function drain(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const cap = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    sweep.unref();
+    cap.unref();
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cap);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * A request target over MAX_URL_BYTES is refused before the app runs (nothing downstream should
+ * parse or log an 8 KiB path). The body follows API.md §6 and the status comes from the code table.
+ */
+function rejectLongUrl(req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req.url?.length ?? 0) <= MAX_URL_BYTES) return false;
+  const err = new CatalogError('invalid_parameter', `the request URL is longer than ${MAX_URL_BYTES} bytes`, { parameter: 'url' });
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: err.code, message: err.message, requestId });
+  res.writeHead(err.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
+  res.end(body);
+  return true;
+}
+
+/** The cluster parent: validates once, forks, restarts, forwards signals; serves nothing itself. */
+async function runPrimary(options: ServerOptions): Promise<RunningServer> {
+  const log = options.log ?? stderrLog;
+  // Fail fast, once, with the real message, instead of N workers crash-looping on a bad setting;
+  // and migrate the state file here so workers never race on a schema change.
+  loadConfig(options.env);
+  openStateDb(options.state).close();
+
+  const workers = new Set<Worker>();
+  let shuttingDown = false;
+  let allStarted = false;
+  let port: number | null = null;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(options.env);
+    const startedAt = Date.now();
+    workers.add(worker);
+    worker.on('exit', (code, signal) => {
+      workers.delete(worker);
+      if (shuttingDown) {
+        if (workers.size === 0) finish();
+        return;
+      }
+      // Before every worker is up, an exit is a failed start: reported by `started` below, no restart.
+      if (!allStarted || (code === 0 && signal === null)) return;
+      log(`catalog serve: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); restarting it`);
+      const pause = Date.now() - startedAt < FAST_CRASH_MS ? RESTART_PAUSE_MS : 0;
+      setTimeout(() => {
+        if (!shuttingDown) fork();
+      }, pause);
+    });
+    return worker;
+  };
+
+  // Every worker must come up once before the server counts as started; one that dies before it
+  // listens (port taken, bad state file) means the others would fail the same way.
+  const started = new Promise<void>((resolve, reject) => {
+    let listening = 0;
+    const onListening = (_worker: Worker, address: { port: number }) => {
+      port ??= address.port;
+      if (++listening === options.workers) {
+        cluster.off('listening', onListening);
+        cluster.off('exit', onEarlyExit);
+        resolve();
+      }
+    };
+    const onEarlyExit = (worker: Worker, code: number, signal: string | null) => {
+      cluster.off('listening', onListening);
+      cluster.off('exit', onEarlyExit);
+      shuttingDown = true;
+      for (const w of workers) w.process.kill('SIGTERM');
+      reject(new CatalogError('io', `worker ${worker.process.pid} stopped before listening (${signal ?? `code ${code}`}); see its message above`));
+    };
+    cluster.on('listening', onListening);
+    cluster.on('exit', onEarlyExit);
+  });
+
+  for (let i = 0; i < options.workers; i++) fork();
+  await started;
+  allStarted = true;
+  const url = urlOf(options.host, port!);
+  log(`catalog serve: listening on ${url} (primary pid ${process.pid}, ${options.workers} workers, snapshots ${options.snapshots}, state ${options.state})`);
+
+  let killTimer: NodeJS.Timeout | null = null;
+  function finish() {
+    if (killTimer) clearTimeout(killTimer);
+    removeSignals();
+    log(`catalog serve: stopped (primary pid ${process.pid})`);
+    resolveClosed();
+  }
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      shuttingDown = true;
+      if (workers.size === 0) {
+        finish();
+        return;
+      }
+      for (const w of workers) w.process.kill('SIGTERM');
+      // Workers drain for up to DRAIN_TIMEOUT_MS; past that plus a margin they are killed.
+      killTimer = setTimeout(() => {
+        for (const w of workers) w.process.kill('SIGKILL');
+      }, DRAIN_TIMEOUT_MS + 2_000);
+      killTimer.unref();
+      await closed;
+    })();
+    return stopping;
+  };
+  const onSignal = () => void stop();
+  const removeSignals = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  if (options.handleSignals !== false) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { role: 'primary', url, stop, closed };
+}

@@ -1,0 +1,71 @@
+/**
+ * What every catalog route needs, built once per app: pin the request's snapshot, then answer with
+ * one document or one list page from it. Holds the pointer and the object cache, nothing else.
+ *
+ * @example
+ *   const serve = createObjectServer({ snapshots: createFsSnapshotSource(root) });
+ *   router.get('/v1/figures/:id', (c) => serve.document(c, figureKey(id), 'figure'));
+ */
+import type { Context } from 'hono';
+import { CatalogError } from '../../snapshots/errors.js';
+import type { ListFamily } from '../../snapshots/keys.js';
+import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
+import type { ProxyEnv } from '../env.js';
+import { linkHeader, type ListParams } from '../http/params.js';
+import { createObjectCache } from './object-cache.js';
+import { createObjectLoader, type ObjectLoader, type ServedObject } from './object-loader.js';
+import { listTotal, loadListView } from './list-view.js';
+import { respondObject } from './respond-object.js';
+import { createSnapshotPointer } from './snapshot-pointer.js';
+
+export interface ObjectServer {
+  /** The snapshot this request reads, resolved once and then kept; 503 before the first publish. */
+  pin(c: Context<ProxyEnv>): Promise<SnapshotReader>;
+  /** Answers with the object at `key` of the pinned snapshot; 404 naming `what` when it is absent. */
+  document(c: Context<ProxyEnv>, key: string, what: string): Promise<Response>;
+  /** Answers with one page of a list (sliced from the stored pages when needed), with a Link header. */
+  list(c: Context<ProxyEnv>, family: ListFamily, params: ListParams, what: string): Promise<Response>;
+  readonly loader: ObjectLoader;
+}
+
+export interface ObjectServerOptions {
+  snapshots: SnapshotSource;
+  cacheBytes?: number;
+  /** How long a resolved `current` pointer is re-used (default 250 ms). */
+  pointerTtlMs?: number;
+}
+
+export function createObjectServer(options: ObjectServerOptions): ObjectServer {
+  const pointer = createSnapshotPointer(options.snapshots, { ttlMs: options.pointerTtlMs });
+  const loader = createObjectLoader(createObjectCache<ServedObject>({ maxBytes: options.cacheBytes }));
+  // Keyed by the request object, so the pin lives exactly as long as the request.
+  const pinned = new WeakMap<Request, SnapshotReader>();
+
+  const pin = async (c: Context<ProxyEnv>): Promise<SnapshotReader> => {
+    const held = pinned.get(c.req.raw);
+    if (held) return held;
+    const reader = await pointer.current();
+    if (reader === null) throw new CatalogError('unavailable', 'no catalog snapshot has been published yet; try again later');
+    pinned.set(c.req.raw, reader);
+    c.set('snapshotId', reader.id);
+    return reader;
+  };
+
+  return {
+    pin,
+    async document(c, key, what) {
+      const reader = await pin(c);
+      const obj = await loader.load(reader, key);
+      if (obj === null) throw new CatalogError('not_found', `no ${what} at ${c.req.path}`);
+      return respondObject(c, loader, obj);
+    },
+    async list(c, family, params, what) {
+      const reader = await pin(c);
+      const obj = await loadListView(loader, reader, family, params);
+      if (obj === null) throw new CatalogError('not_found', `no ${what} at ${c.req.path}`);
+      const total = listTotal(obj, family.kind);
+      return respondObject(c, loader, obj, { link: linkHeader(c.req.url, params.page, params.limit, total) });
+    },
+    loader,
+  };
+}

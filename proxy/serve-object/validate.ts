@@ -1,0 +1,54 @@
+/**
+ * Path and query checks of API.md §1/§3, run before any store is touched: a value that fails them
+ * is a 400 `invalid_parameter` naming the parameter, and never becomes an object key.
+ */
+import type { Context } from 'hono';
+import { CatalogError } from '../../snapshots/errors.js';
+import { isValidId, isValidSlug } from '../../snapshots/ids.js';
+import { GAMES, type Game } from '../../snapshots/records.js';
+import { singleParam } from '../http/params.js';
+
+/** The query of a request, parsed once per handler. */
+export function queryOf(c: Context): URLSearchParams {
+  return new URL(c.req.url).searchParams;
+}
+
+function invalid(name: string, message: string): CatalogError {
+  return new CatalogError('invalid_parameter', message, { parameter: name });
+}
+
+export function requireId(value: string | undefined, name: string): string {
+  if (value === undefined || !isValidId(value)) {
+    throw invalid(name, `${name} must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit`);
+  }
+  return value;
+}
+
+export function requireSlug(value: string | undefined, name: string): string {
+  if (value === undefined || !isValidSlug(value)) {
+    throw invalid(name, `${name} must be 1-64 characters of lowercase letters, digits or '-', starting with a letter or digit`);
+  }
+  return value;
+}
+
+/** Set codes are looked up case-insensitively (API.md §1): lowercased, then checked as a slug. */
+export function requireSetCode(value: string | undefined, name: string): string {
+  return requireSlug(value?.toLowerCase(), name);
+}
+
+export function requireOneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string): T {
+  if (value === undefined || !(allowed as readonly string[]).includes(value)) {
+    throw invalid(name, `${name} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+export function requireGame(value: string | undefined, name: string): Game {
+  return requireOneOf(value, GAMES, name);
+}
+
+/** The optional `game` filter of the ranked feeds: absent means every game. */
+export function optionalGameFilter(query: URLSearchParams): Game | 'all' {
+  const raw = singleParam(query, 'game');
+  return raw === undefined ? 'all' : requireOneOf(raw, [...GAMES, 'all'] as const, 'game');
+}

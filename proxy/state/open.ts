@@ -1,0 +1,73 @@
+/**
+ * Opens (and creates or migrates) the proxy's SQLite state file: keys, rate counters, audit rows.
+ * Every worker process opens the same file; WAL lets readers run beside the one writer, and
+ * busy_timeout makes a writer wait for the lock instead of failing, which is what keeps the
+ * counters exact across processes.
+ *
+ * @example
+ *   const state = openStateDb('/var/lib/catalog/state.sqlite');
+ *   const keys = createKeyStore(state);
+ *   state.close();
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CatalogError } from '../../snapshots/errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export interface StateDb {
+  readonly file: string;
+  readonly sqlite: Database.Database;
+  close(): void;
+}
+
+export interface OpenStateOptions {
+  /** How long a write waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number;
+}
+
+export function openStateDb(file: string, options: OpenStateOptions = {}): StateDb {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+    throw new CatalogError('config', 'busyTimeoutMs must be a non-negative integer');
+  }
+  let sqlite: Database.Database;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    sqlite = new Database(file);
+  } catch (err) {
+    throw new CatalogError('io', `cannot open the state file ${file}: ${(err as Error).message}`, {}, { cause: err });
+  }
+  try {
+    // busy_timeout first, so the WAL switch and the migration below also wait for other processes.
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    sqlite.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives a process crash (the audit guarantee); only an OS crash
+    // or power loss can drop the last transactions.
+    sqlite.pragma('synchronous = NORMAL');
+    migrate(sqlite, file);
+  } catch (err) {
+    sqlite.close();
+    if (err instanceof CatalogError) throw err;
+    throw new CatalogError('io', `cannot prepare the state file ${file}: ${(err as Error).message}`, {}, { cause: err });
+  }
+  return { file, sqlite, close: () => sqlite.close() };
+}
+
+function migrate(sqlite: Database.Database, file: string): void {
+  const readVersion = () => sqlite.pragma('user_version', { simple: true }) as number;
+  if (readVersion() === SCHEMA_VERSION) return;
+  // IMMEDIATE takes the write lock before re-reading the version, so two processes starting on a
+  // fresh file cannot both run the same migration.
+  sqlite.transaction(() => {
+    const current = readVersion();
+    if (current > SCHEMA_VERSION) {
+      throw new CatalogError('config', `the state file ${file} has schema version ${current}, newer than this program (${SCHEMA_VERSION})`);
+    }
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      sqlite.exec(m.sql);
+      sqlite.pragma(`user_version = ${m.version}`);
+    }
+  }).immediate();
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Compile benchmark: generates catalogs of 10k and 100k cards (1M with --1m), compiles each with the
+// real CLI, then changes 1% of the cards' prices and compiles again (incremental). Reports wall time,
+// objects/s and peak RSS of the compile process, plus the incremental/full ratio measured in the same run.
+//
+//   npm run bench:compile              # 10k and 100k
+//   npm run bench:compile -- --1m      # also 1,000,000 (about 6 GB of input; takes a while)
+//   npm run bench:compile -- --sizes 20000
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, createReadStream, createWriteStream, renameSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+let sizes = [10_000, 100_000];
+if (args.includes('--1m')) sizes.push(1_000_000);
+const si = args.indexOf('--sizes');
+if (si >= 0) sizes = args[si + 1].split(',').map(Number);
+const work = join(process.cwd(), '.bench');
+mkdirSync(work, { recursive: true });
+const hasTime = existsSync('/usr/bin/time');
+
+function run(cmd, argv) {
+  const full = hasTime ? ['/usr/bin/time', ['-f', '__TIME__ %M %e', cmd, ...argv]] : [cmd, argv];
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout + r.stderr);
+    throw new Error(`${cmd} ${argv.join(' ')} failed with ${r.status}`);
+  }
+  const m = /__TIME__ (\d+) ([\d.]+)/.exec(r.stderr);
+  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, stdout: r.stdout.trim() };
+}
+
+/** Changes the last price of every 100th price line (1% of priced entities). */
+async function touchOnePercent(dir) {
+  const src = join(dir, 'prices.ndjson');
+  const tmp = join(dir, 'prices.ndjson.tmp');
+  const out = createWriteStream(tmp);
+  let n = 0;
+  let changed = 0;
+  for await (const line of createInterface({ input: createReadStream(src), crlfDelay: Infinity })) {
+    let text = line;
+    if (line && n++ % 100 === 0) {
+      const rec = JSON.parse(line);
+      const last = rec.usdCents.length - 1;
+      rec.usdCents[last] = (rec.usdCents[last] ?? 100) + 7;
+      text = JSON.stringify(rec);
+      changed++;
+    }
+    if (!out.write(text + '\n')) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  renameSync(tmp, src);
+  return changed;
+}
+
+const rows = [];
+for (const cards of sizes) {
+  const cat = join(work, `catalog-${cards}`);
+  const snaps = join(work, `snapshots-${cards}`);
+  rmSync(cat, { recursive: true, force: true });
+  rmSync(snaps, { recursive: true, force: true });
+  process.stderr.write(`generating ${cards} cards...\n`);
+  const gen = run('node', ['bin/catalog.js', 'generate', '--out', cat, '--cards', String(cards), '--seed', '7']);
+  process.stderr.write(`compiling ${cards} cards (full)...\n`);
+  const full = run('node', ['bin/catalog.js', 'compile', '--source', cat, '--out', snaps]);
+  const objects = Number(/: (\d+) objects/.exec(full.stdout)?.[1] ?? 0);
+  const changed = await touchOnePercent(cat);
+  process.stderr.write(`compiling ${cards} cards (incremental, ${changed} price series changed)...\n`);
+  const inc = run('node', ['bin/catalog.js', 'compile', '--source', cat, '--out', snaps]);
+  const verify = run('node', ['bin/catalog.js', 'verify', snaps]);
+  rows.push({ cards, objects, gen, full, inc, changed, verify });
+  process.stderr.write(`${full.stdout}\n${inc.stdout}\n`);
+}
+
+const f = (x, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.log('command: npm run bench:compile' + (args.length ? ' -- ' + args.join(' ') : ''));
+console.log('');
+console.log('| cards | objects | generate s (peak MiB) | full compile s | objects/s | peak MiB | incremental s (1% changed) | incremental/full | verify s |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.cards.toLocaleString('en-US')} | ${r.objects.toLocaleString('en-US')} | ${f(r.gen.wall)} (${f(r.gen.peakMiB, 0)}) | ${f(r.full.wall)} | ` +
+      `${Math.round(r.objects / r.full.wall).toLocaleString('en-US')} | ${f(r.full.peakMiB, 0)} | ${f(r.inc.wall)} | ${f(r.inc.wall / r.full.wall, 3)} | ${f(r.verify.wall)} |`,
+  );
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { renderDiscoverBinders } from '../../../compiler/render/discover-binders.js';
+import { renderDiscoverSets } from '../../../compiler/render/discover-sets.js';
+import { renderDiscoverSparklines, SPARKLINE_COUNT } from '../../../compiler/render/discover-sparklines.js';
+import { renderDiscoverUsers } from '../../../compiler/render/discover-users.js';
+import { binder, card, figure, indexOf, price, series, set, user } from './fixtures.js';
+import { sampleCatalog } from './sample-catalog.js';
+
+describe('renderDiscoverSets', () => {
+  it('when sets have cards and prices then each set lists its counts, newest release first', () => {
+    const c = sampleCatalog();
+    const feed = renderDiscoverSets(indexOf(c.input));
+    expect(feed.family).toEqual({ kind: 'discover', feed: 'sets' });
+    expect(feed.pages[0].data).toEqual([
+      { game: 'lorcana', code: 'tfc', name: 'The First Chapter', series: null, releasedAt: '2023-08-18T00:00:00.000Z', cardCount: 1, pricedCount: 1 },
+      { game: 'pokemon', code: 'base1', name: 'Base Set', series: 'Base', releasedAt: '1999-01-09T00:00:00.000Z', cardCount: 1, pricedCount: 1 },
+      { game: 'mtg', code: 'lea', name: 'Limited Edition Alpha', series: 'Core', releasedAt: '1993-08-05T00:00:00.000Z', cardCount: 4, pricedCount: 2 },
+    ]);
+    expect(feed.pages[0].asOf).toBe('2026-11-20T00:00:00.000Z');
+  });
+});
+
+describe('renderDiscoverUsers', () => {
+  it('when public users have binders then each shows public binder and item counts, newest first', () => {
+    const users = [user('old', { joinedAt: '2025-01-01T00:00:00.000Z' }), user('new', { joinedAt: '2026-01-01T00:00:00.000Z' })];
+    const binders = [
+      binder('b1', 'old', { items: [{ entity: 'card', id: 'x' }, { entity: 'card', id: 'y' }] }),
+      binder('b2', 'old', { items: [{ entity: 'card', id: 'z' }] }),
+      binder('b3', 'old', { public: false, items: [{ entity: 'card', id: 'z' }] }),
+    ];
+    const [page] = renderDiscoverUsers(users, binders).pages;
+    expect(page.data).toEqual([
+      { handle: 'new', displayName: 'Name new', joinedAt: '2026-01-01T00:00:00.000Z', publicBinders: 0, items: 0 },
+      { handle: 'old', displayName: 'Name old', joinedAt: '2025-01-01T00:00:00.000Z', publicBinders: 2, items: 3 },
+    ]);
+    expect(page.kind).toBe('discoverUsers');
+  });
+});
+
+describe('renderDiscoverBinders', () => {
+  it('when a binder holds unknown items then the preview skips them and keeps the first 4 known ones', () => {
+    const c = sampleCatalog();
+    const [page] = renderDiscoverBinders(c.users, c.binders, indexOf(c.input)).pages;
+    expect(page.data.map((b) => b.id)).toEqual(['binder-alice-1', 'binder-bob-1']);
+    const alice = page.data[0];
+    expect(alice).toMatchObject({ name: 'Alice Binder', owner: { handle: 'alice', displayName: 'Alice A' }, itemCount: 6, updatedAt: '2026-11-02T00:00:00.000Z' });
+    expect(alice.preview.map((p) => `${p.entity}:${p.id}`)).toEqual(['card:lea-1', 'figure:f-b', 'card:base1-4', 'card:lea-2']);
+    expect(alice.preview[0]).toMatchObject({ marketCents: 25000, set: { code: 'lea', name: 'Limited Edition Alpha' } });
+  });
+});
+
+describe('renderDiscoverSparklines', () => {
+  it('when entries have prices then the most watched come first with 30 daily points, unpriced ones left out', () => {
+    const index = indexOf({
+      sets: [set()],
+      cards: [card('hot', { watchers: 10 }), card('tie-b', { watchers: 5 }), card('tie-a', { watchers: 5 }), card('unpriced', { watchers: 1000 })],
+      series: [series('s')],
+      figures: [figure('fig', 's', { watchers: 7 })],
+      cardPrices: [['hot', price(100, 90)], ['tie-b', price(100, 90)], ['tie-a', price(100, null, '2026-11-21')]],
+      figurePrices: [['fig', price(500, 400)]],
+    });
+    const feed = renderDiscoverSparklines(index);
+    const items = feed.pages[0].data;
+    expect(items.map((i) => [i.id, i.watchers])).toEqual([['hot', 10], ['fig', 7], ['tie-a', 5], ['tie-b', 5]]);
+    expect(items[0].from).toBe('2026-10-22T00:00:00.000Z'); // 29 days before 2026-11-20
+    expect(items[0].points).toHaveLength(30);
+    expect(items[0].points.slice(-2)).toEqual([90, 100]);
+    expect(feed.pages[0].asOf).toBe('2026-11-21T00:00:00.000Z');
+  });
+
+  it('when more than SPARKLINE_COUNT entries are priced then only the top ones are kept', () => {
+    const cards = Array.from({ length: SPARKLINE_COUNT + 10 }, (_, i) => card(`c${i}`, { watchers: i }));
+    const feed = renderDiscoverSparklines(indexOf({ cards, cardPrices: cards.map((c) => [c.id, price(100, 100)]) }));
+    expect(feed.pages[0].data).toHaveLength(SPARKLINE_COUNT);
+    expect(feed.pages[0].data.at(-1)!.id).toBe('c10');
+  });
+});

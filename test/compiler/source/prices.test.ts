@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CatalogError } from '../../../snapshots/errors.js';
+import { formatReject, loadCatalog, openSource, streamPrices, type CatalogSource } from '../../../compiler/source/index.js';
+import { baseCatalog, card, writeCatalog, type FixtureOverrides, removeTempDirs } from './catalog-fixture.js';
+
+afterAll(removeTempDirs);
+
+const opened: CatalogSource[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+async function readPrices(overrides: FixtureOverrides, maxRejects = 50) {
+  const source = openSource(writeCatalog(overrides));
+  opened.push(source);
+  const catalog = await loadCatalog(source, { maxRejects });
+  const lines = [];
+  for await (const line of streamPrices(source, catalog)) lines.push(line);
+  return { lines, rejects: catalog.rejects.finish().map(formatReject), catalog };
+}
+
+const base = baseCatalog();
+const price = (extra: object): object => ({ entity: 'card', id: 'mtg-lea-1', start: '2026-11-01', usdCents: [10, 11], ...extra });
+
+describe('streamPrices', () => {
+  it('when prices are valid then each line is handed out once with its record and raw text', async () => {
+    const { lines, rejects } = await readPrices({});
+    expect(rejects).toEqual([]);
+    expect(lines.map((l) => l.record)).toEqual(base.prices);
+    expect(lines.map((l) => l.text)).toEqual(base.prices.map((p) => JSON.stringify(p)));
+  });
+
+  it('when the raw text has extra spacing then text is the line exactly as read', async () => {
+    const raw = '{ "entity": "card", "id": "base1-4", "start": "2026-11-20", "usdCents": [ 42 ] }';
+    const { lines } = await readPrices({ prices: [raw] });
+    expect(lines).toEqual([{ record: { entity: 'card', id: 'base1-4', start: '2026-11-20', usdCents: [42] }, text: raw }]);
+  });
+
+  it.each([
+    ['a price for an unknown card', price({ id: 'ghost' }), 'prices.ndjson:3: refers to unknown card ghost'],
+    ['a price for an unknown figure', price({ entity: 'figure', id: 'f404' }), 'prices.ndjson:3: refers to unknown figure f404'],
+    ['a card id under entity figure', price({ entity: 'figure' }), 'prices.ndjson:3: refers to unknown figure mtg-lea-1'],
+    ['a second series for one entity', price({ id: 'mtg-lea-161' }), 'prices.ndjson:3: duplicate price series for card mtg-lea-161 (first on line 1)'],
+    ['negative cents', price({ usdCents: [10, -1] }), 'prices.ndjson:3: field "usdCents" must be an array of non-negative integer cents or null: usdCents[1] is -1'],
+    ['fractional cents', price({ usdCents: [10.5] }), 'prices.ndjson:3: field "usdCents" must be an array of non-negative integer cents or null: usdCents[0] is 10.5'],
+    ['cents that are not an array', price({ usdCents: 10 }), 'prices.ndjson:3: field "usdCents" must be an array of non-negative integer cents or null, got 10'],
+    ['an invalid start', price({ start: '2026-11-31' }), 'prices.ndjson:3: field "start" must be a date YYYY-MM-DD, got "2026-11-31"'],
+    ['a series past asOf', price({ start: '2026-11-20', usdCents: [1, 2] }), 'prices.ndjson:3: the series runs to 2026-11-21, after asOf 2026-11-20 in meta.json'],
+    ['an unknown entity kind', price({ entity: 'sealed' }), 'prices.ndjson:3: field "entity" must be one of card, figure, got "sealed"'],
+  ])('when a line has %s then it is rejected and skipped', async (_label, bad, expected) => {
+    const { lines, rejects } = await readPrices({ prices: [...base.prices, bad] });
+    expect(rejects).toEqual([expected]);
+    expect(lines.map((l) => l.record)).toEqual(base.prices);
+  });
+
+  it('when a series ends exactly on asOf then it is accepted', async () => {
+    const { lines, rejects } = await readPrices({ prices: [price({ start: '2026-11-19', usdCents: [1, 2] })] });
+    expect(rejects).toEqual([]);
+    expect(lines).toHaveLength(1);
+  });
+
+  it('when the priced card was rejected then the price names where', async () => {
+    const { rejects } = await readPrices({ cards: [...base.cards, card('neg', { watchers: -1 })], prices: [price({ id: 'neg' })] });
+    expect(rejects).toEqual([
+      'cards.ndjson:4: field "watchers" must be a non-negative integer, got -1',
+      'prices.ndjson:1: refers to card neg, which was rejected (cards.ndjson:4)',
+    ]);
+  });
+
+  it('when maxRejects is 0 then a bad price stops the stream with invalid_source', async () => {
+    const source = openSource(writeCatalog({ prices: [...base.prices, price({ id: 'ghost' }), price({ id: 'base1-4' })] }));
+    opened.push(source);
+    const catalog = await loadCatalog(source, { maxRejects: 0 });
+    const seen: string[] = [];
+    let error: unknown;
+    try {
+      for await (const { record } of streamPrices(source, catalog)) seen.push(record.id);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe('invalid_source');
+    expect((error as CatalogError).message).toContain('prices.ndjson:3: refers to unknown card ghost');
+    expect(seen).toEqual(['mtg-lea-161', 'f1']);
+  });
+
+  it('when load rejects and price rejects together exceed maxRejects then finish throws', async () => {
+    const dir = writeCatalog({ cards: [...base.cards, card('neg', { watchers: -1 })], prices: [...base.prices, price({ id: 'ghost' })] });
+    fs.appendFileSync(path.join(dir, 'prices.ndjson'), '\n');
+    const source = openSource(dir);
+    opened.push(source);
+    const catalog = await loadCatalog(source, { maxRejects: 1 });
+    await expect((async () => {
+      for await (const _ of streamPrices(source, catalog)) void _;
+    })()).rejects.toThrow(/at least 2 rejected records/);
+    expect(() => catalog.rejects.finish()).toThrow(CatalogError);
+  });
+});

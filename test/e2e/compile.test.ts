@@ -1,0 +1,167 @@
+/**
+ * The compile through the real CLI: determinism, incremental re-use, broken sources, verify, and the
+ * atomic publish guarantee when a compile is killed part-way.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync, writeFileSync, readdirSync, existsSync, cpSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { runCli, startCli, tempDir } from '../helpers/cli.js';
+import { currentId, manifestEntries, manifestHeader, readDoc } from '../helpers/snapshot-files.js';
+
+let catalog: string;
+
+beforeAll(async () => {
+  catalog = join(tempDir(), 'catalog');
+  const r = await runCli(['generate', '--out', catalog, '--cards', '800', '--seed', '3']);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('catalog compile', () => {
+  it('publishes a snapshot, prints a one-line summary and nothing else when not on a terminal', async () => {
+    const root = tempDir();
+    const r = await runCli(['compile', '--source', catalog, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
+    expect(r.stderr).toBe('');
+    const id = currentId(root)!;
+    expect(existsSync(join(root, id, 'search.sqlite'))).toBe(true);
+    const keys = manifestEntries(root).map((e) => e.key);
+    for (const range of ['30d', '3mo', '6mo', '12mo', 'all']) expect(keys.some((k) => k.endsWith(`/${range}.json.gz`) && k.startsWith('v1/cards/'))).toBe(true);
+    expect(keys).toContain('v1/catalog/summary.json.gz');
+    expect(readDoc(root, 'v1/catalog/summary.json.gz').kind).toBe('catalogSummary');
+  });
+
+  it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
+    const a = tempDir();
+    const b = tempDir();
+    expect((await runCli(['compile', '--source', catalog, '--out', a])).code).toBe(0);
+    expect((await runCli(['compile', '--source', catalog, '--out', b, '--workers', '1'])).code).toBe(0);
+    const ea = manifestEntries(a).map((e) => `${e.key} ${e.sha256} ${e.size}`);
+    const eb = manifestEntries(b).map((e) => `${e.key} ${e.sha256} ${e.size}`);
+    expect(ea.length).toBeGreaterThan(4000);
+    expect(ea).toEqual(eb);
+  });
+
+  it('when nothing changed then the next compile re-uses every object and reports them unchanged', async () => {
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
+    const first = currentId(root)!;
+    const r = await runCli(['compile', '--source', catalog, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\(0 new, 0 changed, \d+ unchanged, 0 removed\)/);
+    const second = currentId(root)!;
+    expect(second).not.toBe(first);
+    expect(manifestHeader(root).previous).toBe(first);
+    expect(readFileSync(join(root, second, 'changes.ndjson'), 'utf8')).toBe('');
+  });
+
+  it('when one price series changes then only the documents that depend on it change, and the change list names them', async () => {
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+    const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
+    const idx = lines.findIndex((l) => l.includes('"entity":"card"'));
+    const rec = JSON.parse(lines[idx]);
+    rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 0) + 12345;
+    lines[idx] = JSON.stringify(rec);
+    writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    const changes = readFileSync(join(root, currentId(root)!, 'changes.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const changedKeys = changes.map((c) => c.key);
+    for (const range of ['30d', '3mo', '6mo', '12mo', 'all']) expect(changedKeys).toContain(`v1/cards/${rec.id}/${range}.json.gz`);
+    const cardChanges = changedKeys.filter((k: string) => k.startsWith('v1/cards/'));
+    expect(cardChanges).toHaveLength(5);
+    expect(changes.every((c) => c.change === 'changed')).toBe(true);
+    expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.marketCents).toBe(rec.usdCents[rec.usdCents.length - 1]);
+  });
+
+  it('when a record is broken then the compile names file and line, exits non-zero and publishes nothing', async () => {
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    const lines = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n');
+    lines[2] = lines[2].replace(/"name":"[^"]*",/, '');
+    writeFileSync(join(cat, 'cards.ndjson'), lines.join('\n'));
+    const root = tempDir();
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain('cards.ndjson:3:');
+    expect(r.stderr).toContain('name');
+    expect(r.stderr).toContain('--max-rejects');
+    expect(currentId(root)).toBeNull();
+    expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n))).toEqual([]);
+
+    const ok = await runCli(['compile', '--source', cat, '--out', root, '--max-rejects', '5']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('cards.ndjson:3:');
+    expect(ok.stdout).toMatch(/records skipped/);
+    expect(currentId(root)).not.toBeNull();
+  });
+
+  it('when a compile is killed part-way then current still names the previous complete snapshot', async () => {
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
+    const before = currentId(root)!;
+    const big = join(tempDir(), 'catalog');
+    expect((await runCli(['generate', '--out', big, '--cards', '6000', '--seed', '9'])).code).toBe(0);
+    const child = startCli(['compile', '--source', big, '--out', root, '--workers', '1']);
+    // Kill it once the new snapshot folder has objects in it but before it can finish.
+    const killed = await new Promise<boolean>((resolve) => {
+      const timer = setInterval(() => {
+        const partial = readdirSync(root).filter((n) => /^\d{8}T/.test(n) && n !== before);
+        if (partial.length > 0 && existsSync(join(root, partial[0], 'v1', 'cards'))) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve(true);
+        }
+      }, 5);
+      child.on('exit', () => {
+        clearInterval(timer);
+        resolve(false);
+      });
+    });
+    expect(killed).toBe(true);
+    await new Promise((r) => child.once('exit', r).once('close', r));
+    expect(currentId(root)).toBe(before);
+    const v = await runCli(['verify', root]);
+    expect(v.code, v.stderr).toBe(0);
+    // The next compile succeeds and removes the debris of the killed one.
+    expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
+    const folders = readdirSync(root).filter((n) => /^\d{8}T/.test(n));
+    expect(folders.every((f) => existsSync(join(root, f, 'manifest.ndjson')))).toBe(true);
+  });
+
+  it('keeps only the last N snapshots', async () => {
+    const root = tempDir();
+    for (let i = 0; i < 3; i++) expect((await runCli(['compile', '--source', catalog, '--out', root, '--keep', '2'])).code).toBe(0);
+    expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n))).toHaveLength(2);
+  });
+});
+
+describe('catalog verify', () => {
+  it('passes on a fresh snapshot and names a changed or missing object', async () => {
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
+    const ok = await runCli(['verify', root]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/objects verified/);
+    const id = currentId(root)!;
+    const key = 'v1/catalog/summary.json.gz';
+    writeFileSync(join(root, id, key), gzipSync('{"tampered":true}'));
+    const bad = await runCli(['verify', root]);
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toContain(key);
+    appendFileSync(join(root, id, 'v1', 'stray.json.gz'), 'x');
+    const stray = await runCli(['verify', root]);
+    expect(stray.stderr).toContain('v1/stray.json.gz');
+  });
+
+  it('fails with a clear message when nothing is published', async () => {
+    const r = await runCli(['verify', tempDir()]);
+    expect(r.code).toBe(66);
+    expect(r.stderr).toMatch(/no snapshot is published/);
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixture, q, search, type Fixture } from './fixture.js';
+
+let fx: Fixture;
+beforeAll(() => {
+  fx = createFixture();
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+async function expect400(query: string, parameter = 'q') {
+  const res = await fx.app.request(`/v1/search?${query}`);
+  expect(res.status, query).toBe(400);
+  const body = (await res.json()) as { error: string; message: string; requestId: string };
+  expect(body.error).toBe('invalid_parameter');
+  expect(body.requestId).toBe('req-test');
+  expect(body.message).toContain(parameter);
+  return body;
+}
+
+describe('GET /v1/search parameters', () => {
+  it('when the prefix is not a kind prefix then 400 naming q and the allowed prefixes', async () => {
+    for (const text of ['name:bolt', 'mgt:bolt', 'cards:bolt', 'constructor:x', 'toString:x', 'hasOwnProperty:x']) {
+      const body = await expect400(q(text));
+      expect(body.message).toContain('mtg:, pokemon:, lorcana:, onepiece:, figures:');
+    }
+  });
+
+  it('when q is missing, empty, blank or longer than 200 characters then 400', async () => {
+    await expect400('');
+    await expect400('q=');
+    await expect400(q('   \t  '));
+    await expect400(q('a'.repeat(201)));
+    await expect400(q('mtg:' + 'b'.repeat(197)));
+  });
+
+  it('counts the 200 characters after trimming and in code points', async () => {
+    expect((await search(fx.app, q(`  ${'a'.repeat(200)}  `))).res.status).toBe(200);
+    expect((await search(fx.app, q('😀'.repeat(200)))).res.status).toBe(200);
+    await expect400(q('😀'.repeat(201)));
+  });
+
+  it('when q is given twice then 400', async () => {
+    await expect400('q=bolt&q=char');
+  });
+
+  it('when an unknown parameter is sent then 400 naming it', async () => {
+    await expect400('q=bolt&game=mtg', 'game');
+  });
+
+  it('when page or limit is not a positive integer then 400 naming it', async () => {
+    await expect400('q=bolt&page=0', 'page');
+    await expect400('q=bolt&page=x', 'page');
+    await expect400('q=bolt&limit=-1', 'limit');
+    await expect400('q=bolt&limit=1.5', 'limit');
+  });
+
+  it('when limit is above 100 then it is capped at 100 with a warning', async () => {
+    const { res, body } = await search(fx.app, 'q=a&limit=500');
+    expect(res.status).toBe(200);
+    expect(body.page.limit).toBe(100);
+    expect(body.warnings).toContain('limit capped at 100');
+  });
+
+  it('defaults limit to 20', async () => {
+    const { body } = await search(fx.app, q('golem'));
+    expect(body.page.limit).toBe(20);
+    expect(body.data).toHaveLength(20);
+  });
+});
