@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
-import { CatalogError } from '../../snapshots/errors.js';
+import { parseIntOption } from '../options.js';
 import { defaultWorkers, startServer } from '../../proxy/main.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -18,12 +18,6 @@ interface ServeFlags {
   port: string;
   workers?: string;
   cacheMb?: string;
-}
-
-/** A whole number option, or a usage error naming it. */
-export function intOption(raw: string, option: string): number {
-  if (!/^[0-9]{1,9}$/.test(raw)) throw new CatalogError('usage', `--${option} must be a whole number, got "${raw}"`, { option });
-  return Number(raw);
 }
 
 export function registerServe(program: Command, io: CliIO): void {
@@ -41,9 +35,9 @@ export function registerServe(program: Command, io: CliIO): void {
         snapshots: flags.snapshots,
         state: flags.state,
         host: flags.host,
-        port: intOption(flags.port, 'port'),
-        workers: flags.workers === undefined ? defaultWorkers() : intOption(flags.workers, 'workers'),
-        cacheBytes: intOption(flags.cacheMb ?? '64', 'cache-mb') * 1024 * 1024,
+        port: parseIntOption('--port', flags.port, 0, 65535),
+        workers: flags.workers === undefined ? defaultWorkers() : parseIntOption('--workers', flags.workers, 1, 256),
+        cacheBytes: parseIntOption('--cache-mb', flags.cacheMb ?? '64', 0, 1 << 20) * 1024 * 1024,
         env: io.env,
         log: (line) => io.stderr.write(line + '\n'),
       });

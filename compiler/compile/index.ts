@@ -108,7 +108,15 @@ async function compileFrom(
 ): Promise<CompileSummary> {
   const { keep, maxRejects, workers, progress, now, started } = o;
   progress.phase('read catalog', null);
-  const catalog = await loadCatalog(source, { maxRejects, onProgress: (_kind, lines) => progress.advance(lines) });
+  const seenLines = new Map<string, number>();
+  const catalog = await loadCatalog(source, {
+    maxRejects,
+    // The loader reports a running count per file; the progress line wants increments.
+    onProgress: (kind, lines) => {
+      progress.advance(lines - (seenLines.get(kind) ?? 0));
+      seenLines.set(kind, lines);
+    },
+  });
 
   mkdirSync(options.out, { recursive: true });
   const previous = await loadPreviousSnapshot(options.out);

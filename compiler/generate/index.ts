@@ -105,10 +105,10 @@ export async function generateCatalog(options: GenerateOptions): Promise<Generat
 
 /** The one-line summary the CLI prints. */
 export function formatSummary(s: GenerateSummary): string {
-  const seconds = (s.durationMs / 1000).toFixed(1);
+  const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
   return (
-    `generated ${s.cards} cards in ${s.sets} sets, ${s.figures} figures in ${s.figureSeries} series, ` +
-    `${s.priceSeries} price series, ${s.fxRates} fx rates, ${s.users} users, ${s.binders} binders, ` +
-    `${s.activity} activity events, ${s.pullObservations} pull observations in ${seconds}s -> ${s.out}`
+    `generated ${n(s.cards, 'card')} in ${n(s.sets, 'set')}, ${n(s.figures, 'figure')} in ${s.figureSeries} series, ` +
+    `${s.priceSeries} price series, ${n(s.fxRates, 'fx rate')}, ${n(s.users, 'user')}, ${n(s.binders, 'binder')}, ` +
+    `${n(s.activity, 'activity event')}, ${n(s.pullObservations, 'pull observation')} in ${(s.durationMs / 1000).toFixed(1)}s -> ${s.out}`
   );
 }

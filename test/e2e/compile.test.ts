@@ -3,7 +3,9 @@
  * atomic publish guarantee when a compile is killed part-way.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync, writeFileSync, readdirSync, existsSync, cpSync, appendFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, existsSync, cpSync, appendFileSync, createReadStream } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runCli, startCli, tempDir } from '../helpers/cli.js';
@@ -132,6 +134,30 @@ describe('catalog compile', () => {
     expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
     const folders = readdirSync(root).filter((n) => /^\d{8}T/.test(n));
     expect(folders.every((f) => existsSync(join(root, f, 'manifest.ndjson')))).toBe(true);
+  });
+
+  it('compiles the same catalog read over HTTP into the same objects as from the folder', async () => {
+    const server = createServer((req, res) => {
+      const name = (req.url ?? '/').slice(1);
+      if (!/^[a-z-]+\.(ndjson|json)$/.test(name) || !existsSync(join(catalog, name))) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      createReadStream(join(catalog, name)).pipe(res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const a = tempDir();
+      const b = tempDir();
+      const viaHttp = await runCli(['compile', '--source', `http://127.0.0.1:${port}/`, '--out', a]);
+      expect(viaHttp.code, viaHttp.stderr).toBe(0);
+      expect((await runCli(['compile', '--source', catalog, '--out', b])).code).toBe(0);
+      expect(manifestEntries(a).map((e) => e.sha256)).toEqual(manifestEntries(b).map((e) => e.sha256));
+    } finally {
+      server.close();
+    }
   });
 
   it('keeps only the last N snapshots', async () => {
