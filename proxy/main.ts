@@ -27,6 +27,7 @@ import { CatalogError } from '../snapshots/errors.js';
 import { createFsSnapshotSource } from '../snapshots/store/fs.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
 
 /** Request line + headers; Node answers 431 above it. */
@@ -97,9 +98,21 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Message of an error for a log line: never its stack (it can hold paths of the build machine). */
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/**
+ * The app's logger for a served process: JSON lines on stderr, with any stack trace cut to its first
+ * line (stack frames carry file paths of the install and say nothing an operator can act on; the
+ * request id finds the request).
+ */
+function stacklessLogger(): ProxyLogger {
+  const clean = (fields: Record<string, unknown>) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' && /\n\s+at /.test(v) ? v.split('\n', 1)[0] : v;
+    return out;
+  };
+  return {
+    error: (message, fields) => process.stderr.write(JSON.stringify({ level: 'error', message, ...clean(fields) }) + '\n'),
+    info: () => undefined,
+  };
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -125,7 +138,9 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
   const state = openStateDb(options.state);
   let server: Server;
   try {
-    const app = createApp({ db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes });
+    const app = createApp({
+      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(),
+    });
     const appListener = getRequestListener(app.fetch);
     server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
       if (rejectLongUrl(req, res)) return;

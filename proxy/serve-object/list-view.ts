@@ -33,27 +33,30 @@ export function listTotal(obj: ServedObject, key: string): number {
   return obj.total;
 }
 
+/** A list page ready to send, with the item count of its whole list (for the Link header). */
+export type ListObject = ServedObject & { total: number };
+
 /** The requested page of `family`, or null when the list does not exist in this snapshot. */
 export async function loadListView(
   loader: ObjectLoader,
   reader: SnapshotReader,
   family: ListFamily,
   params: ListParams,
-): Promise<ServedObject | null> {
+): Promise<ListObject | null> {
   const { page, limit, warnings } = params;
   if (limit === STORED_PAGE_SIZE && warnings.length === 0) {
     const key = listPageKey(family, page);
     const stored = await loader.load(reader, key);
     if (stored) {
       listTotal(stored, key);
-      return stored;
+      return stored as ListObject;
     }
     // Past the end (or no such list): built below, which tells the two apart.
   }
 
   const viewKey = objectCacheKey(reader.id, `${listBase(family)}?page=${page}&limit=${limit}&warnings=${warnings.join('|')}`);
   const cached = loader.lookup(viewKey);
-  if (cached) return cached;
+  if (cached) return cached as ListObject;
 
   const start = (page - 1) * limit;
   const firstStored = Math.floor(start / STORED_PAGE_SIZE) + 1;
@@ -91,5 +94,5 @@ export async function loadListView(
     page: pageInfo(page, limit, total),
     warnings: [...head.warnings, ...warnings],
   };
-  return loader.remember(viewKey, encodeDocument(view), total);
+  return loader.remember(viewKey, encodeDocument(view), total) as ListObject;
 }

@@ -14,7 +14,7 @@ import type { ProxyEnv } from '../env.js';
 import { linkHeader, type ListParams } from '../http/params.js';
 import { createObjectCache } from './object-cache.js';
 import { createObjectLoader, type ObjectLoader, type ServedObject } from './object-loader.js';
-import { listTotal, loadListView } from './list-view.js';
+import { loadListView } from './list-view.js';
 import { respondObject } from './respond-object.js';
 import { createSnapshotPointer } from './snapshot-pointer.js';
 
@@ -63,8 +63,7 @@ export function createObjectServer(options: ObjectServerOptions): ObjectServer {
       const reader = await pin(c);
       const obj = await loadListView(loader, reader, family, params);
       if (obj === null) throw new CatalogError('not_found', `no ${what} at ${c.req.path}`);
-      const total = listTotal(obj, family.kind);
-      return respondObject(c, loader, obj, { link: linkHeader(c.req.url, params.page, params.limit, total) });
+      return respondObject(c, loader, obj, { link: linkHeader(c.req.url, params.page, params.limit, obj.total) });
     },
     loader,
   };

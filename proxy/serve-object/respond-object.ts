@@ -31,9 +31,11 @@ export function respondObject(
   if (snapshotId) c.header('X-Snapshot-Id', snapshotId);
   if (extra.link) c.header('Link', extra.link);
 
+  // Also on 304: @hono/node-server fills a missing Content-Type with text/plain, which would
+  // mislabel the representation a cache revalidated.
+  c.header('Content-Type', JSON_CONTENT_TYPE);
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return c.body(null, 304);
 
-  c.header('Content-Type', JSON_CONTENT_TYPE);
   const head = c.req.method === 'HEAD';
   if (gzip) {
     c.header('Content-Encoding', 'gzip');

@@ -56,6 +56,14 @@ describe('catalog serve --workers 2', () => {
     const stored = readFileSync(join(fixture.dir, cardKey(FIXTURE_CARD_IDS[0], '30d')));
     expect(gzBytes.equals(stored)).toBe(true);
 
+    // revalidation over real HTTP: 304, no body, still labelled JSON
+    const revalidated = await request(`${server.url}/v1/cards/${FIXTURE_CARD_IDS[0]}`, {
+      headers: { ...auth, 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag as string },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(await revalidated.body.text()).toBe('');
+
     // identity for a client that does not ask for gzip
     const plain = await request(`${server.url}/v1/cards/${FIXTURE_CARD_IDS[0]}`, { headers: auth });
     expect(plain.headers['content-encoding']).toBeUndefined();

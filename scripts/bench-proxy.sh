@@ -1,0 +1,338 @@
+#!/usr/bin/env bash
+# Proxy load benchmark (`npm run bench:proxy`): the same wrk load, random cards at 50 connections,
+# against nginx serving the snapshot files with gzip_static (the ceiling: no auth, no limits, no
+# audit) and against `catalog serve --workers 2` with a bearer key (gate, rate-limit upsert, audit
+# row committed per request). Prints requests/s, p50, p99, the proxy/nginx ratio and the machine,
+# and checks while measuring: no non-2xx answers on either side, and one audit row per proxied request.
+#
+#   npm run bench:proxy                              # builds dist/ first, then runs this script
+#   BENCH_CARDS=20000 BENCH_SECONDS=10 bash scripts/bench-proxy.sh
+#
+# Settings (environment): BENCH_CARDS (100000), BENCH_SECONDS (20), BENCH_WARMUP (3),
+# BENCH_CONNECTIONS (50), BENCH_THREADS (2), BENCH_WORKERS (2, proxy workers), BENCH_IDS (0 = every
+# card of the snapshot, else a random sample of that many ids), BENCH_RANGE (30d), BENCH_REBUILD=1
+# (regenerate and recompile the cached catalog under .bench/proxy/).
+#
+# Needs nginx and wrk: installed from Debian's packages when missing; when that is not possible the
+# script prints "skipped: ..." and exits 0. Exit 1 when a correctness check fails.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+HERE="$ROOT/scripts/bench-proxy"
+
+CARDS="${BENCH_CARDS:-100000}"
+SECONDS_RUN="${BENCH_SECONDS:-20}"
+WARMUP="${BENCH_WARMUP:-3}"
+CONNECTIONS="${BENCH_CONNECTIONS:-50}"
+THREADS="${BENCH_THREADS:-2}"
+WORKERS="${BENCH_WORKERS:-2}"
+IDS_SAMPLE="${BENCH_IDS:-0}"
+RANGE="${BENCH_RANGE:-30d}"
+# CATALOG_TIER_LIMITS takes at most 9 digits; 999,999,999 a minute is "unlimited" for a 20 s run.
+ENTERPRISE_LIMIT=999999999
+# `npm run bench:proxy` runs this script with npm_lifecycle_event set; say which command it was.
+if [[ -n "${npm_lifecycle_event:-}" ]]; then COMMAND_LINE="npm run $npm_lifecycle_event"; else COMMAND_LINE="bash scripts/bench-proxy.sh"; fi
+
+log() { printf 'bench-proxy: %s\n' "$*" >&2; }
+die() { printf 'bench-proxy: FAILED: %s\n' "$*" >&2; exit 1; }
+
+for v in CARDS SECONDS_RUN WARMUP CONNECTIONS THREADS WORKERS IDS_SAMPLE; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
+done
+(( SECONDS_RUN >= 1 && CONNECTIONS >= THREADS && THREADS >= 1 && WORKERS >= 1 && CARDS >= 1 )) \
+  || die "need BENCH_SECONDS >= 1, BENCH_CONNECTIONS >= BENCH_THREADS >= 1, BENCH_WORKERS >= 1, BENCH_CARDS >= 1"
+
+# ---------------------------------------------------------------- 1. nginx and wrk
+find_nginx() { command -v nginx 2>/dev/null || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
+
+install_tools() {
+  command -v apt-get >/dev/null 2>&1 || { echo "apt-get not found"; return 1; }
+  [[ "$(id -u)" == 0 ]] || { echo "not root, cannot apt-get install"; return 1; }
+  # Package scripts must not start the system nginx service; most containers already ship a
+  # policy-rc.d that forbids it, otherwise put a temporary one in place for the install only.
+  local own_policy=0
+  if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
+  fi
+  local ok=1
+  for pkg in nginx-light nginx; do
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" wrk >&2 \
+      || { DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" wrk >&2; }; then
+      ok=0; break
+    fi
+  done
+  (( own_policy )) && rm -f /usr/sbin/policy-rc.d
+  (( ok == 0 )) || { echo "apt-get install nginx-light|nginx wrk failed"; return 1; }
+}
+
+NGINX="$(find_nginx)"
+if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
+  log "installing nginx and wrk from Debian packages"
+  if ! reason="$(install_tools)"; then
+    echo "skipped: nginx/wrk not available ($reason)"
+    exit 0
+  fi
+  NGINX="$(find_nginx)"
+  if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
+    echo "skipped: nginx/wrk not available (installed packages but nginx or wrk is not on PATH)"
+    exit 0
+  fi
+fi
+if ! "$NGINX" -V 2>&1 | grep -q -- '--with-http_gzip_static_module'; then
+  echo "skipped: nginx/wrk not available ($NGINX is built without the gzip_static module)"
+  exit 0
+fi
+[[ -f dist/cli/main.js ]] || die "dist/cli/main.js is missing: run \`npm run build\` (or \`npm run bench:proxy\`, which builds)"
+
+# ---------------------------------------------------------------- 2. catalog and snapshot (cached)
+WORK="$ROOT/.bench/proxy"
+CATALOG="$WORK/catalog-$CARDS"
+SNAPS="$WORK/snapshots-$CARDS"
+RUN="$WORK/run"
+mkdir -p "$WORK"
+if [[ "${BENCH_REBUILD:-0}" == 1 ]]; then rm -rf "$CATALOG" "$SNAPS"; fi
+
+# meta.json is written last by `generate`, and `current` only appears once a compile is complete,
+# so their presence means a finished earlier run (docs/generate.md, docs/snapshots.md).
+if [[ ! -f "$CATALOG/meta.json" ]]; then
+  log "generating $CARDS cards into $CATALOG"
+  rm -rf "$CATALOG" "$SNAPS"
+  node bin/catalog.js generate --out "$CATALOG" --cards "$CARDS" --seed 7 >&2
+fi
+if [[ ! -e "$SNAPS/current" ]]; then
+  log "compiling $CATALOG into $SNAPS"
+  node bin/catalog.js compile --source "$CATALOG" --out "$SNAPS" >&2
+fi
+# nginx serves the snapshot folder `current` points to now; the proxy follows the pointer itself.
+SNAPSHOT_DIR="$(readlink -f "$SNAPS/current")"
+[[ -d "$SNAPSHOT_DIR/v1/cards" ]] || die "$SNAPSHOT_DIR/v1/cards is missing: is the snapshot complete?"
+
+rm -rf "$RUN"
+mkdir -p "$RUN/nginx/tmp"
+IDS_FILE="$RUN/card-ids.txt"
+# Ids come from the snapshot itself (one folder per card), so every request names a real document.
+if (( IDS_SAMPLE > 0 )); then
+  find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | shuf -n "$IDS_SAMPLE" > "$IDS_FILE"
+else
+  find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' > "$IDS_FILE"
+fi
+ID_COUNT="$(wc -l < "$IDS_FILE")"
+(( ID_COUNT > 0 )) || die "no card folders under $SNAPSHOT_DIR/v1/cards"
+SAMPLE_ID="$(head -n 1 "$IDS_FILE")"
+[[ -f "$SNAPSHOT_DIR/v1/cards/$SAMPLE_ID/$RANGE.json.gz" ]] || die "no $RANGE document for card $SAMPLE_ID"
+log "snapshot $(basename "$SNAPSHOT_DIR"): $ID_COUNT card ids in the load"
+
+# ---------------------------------------------------------------- cleanup: stop what we started, by PID
+NGINX_PID=""
+PROXY_PID=""
+stop_pid() { # pid signal seconds
+  local pid="$1" sig="$2" wait_s="$3" i
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
+  kill "-$sig" "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < wait_s * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  log "pid $pid still running after ${wait_s}s; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+}
+cleanup() {
+  local rc=$?
+  # SIGQUIT is nginx's graceful stop: the master waits for its workers and removes its pid file.
+  stop_pid "$NGINX_PID" QUIT 10
+  # The proxy's primary forwards SIGTERM to its workers and drains (DRAIN_TIMEOUT_MS = 10 s).
+  stop_pid "$PROXY_PID" TERM 15
+  wait 2>/dev/null || true
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- 3. nginx on its own config
+start_nginx() {
+  local attempt port
+  for attempt in 1 2 3 4 5; do
+    port="$(node "$HERE/free-port.mjs")"
+    sed -e "s|@PREFIX@|$RUN/nginx|g" -e "s|@PORT@|$port|g" -e "s|@SNAPSHOT@|$SNAPSHOT_DIR|g" \
+      "$HERE/nginx.conf.in" > "$RUN/nginx/nginx.conf"
+    # -e: the compiled-in error log (/var/log/nginx) is opened before the config is read; point it
+    # here too. -p: relative paths resolve under .bench, not /usr/share/nginx.
+    "$NGINX" -t -q -e "$RUN/nginx/error.log" -p "$RUN/nginx/" -c "$RUN/nginx/nginx.conf" \
+      || die "nginx rejected $RUN/nginx/nginx.conf (see $RUN/nginx/error.log)"
+    # daemon off: the process started here is the master, so $! is the PID to stop.
+    "$NGINX" -e "$RUN/nginx/error.log" -p "$RUN/nginx/" -c "$RUN/nginx/nginx.conf" &
+    NGINX_PID=$!
+    local i
+    for ((i = 0; i < 50; i++)); do
+      if ! kill -0 "$NGINX_PID" 2>/dev/null; then break; fi
+      if curl -s -o /dev/null "http://127.0.0.1:$port/"; then NGINX_URL="http://127.0.0.1:$port"; return 0; fi
+      sleep 0.1
+    done
+    log "nginx did not come up on port $port (attempt $attempt); retrying"
+    stop_pid "$NGINX_PID" TERM 5
+    NGINX_PID=""
+  done
+  die "nginx did not start; see $RUN/nginx/error.log"
+}
+NGINX_URL=""
+start_nginx
+log "nginx (pid $NGINX_PID, 2 workers) on $NGINX_URL"
+
+# ---------------------------------------------------------------- 4. the proxy, fresh state, enterprise key
+STATE="$RUN/state.sqlite"
+KEY_FILE="$RUN/bench.key"
+(umask 077 && node bin/catalog.js keys mint --state "$STATE" --tenant bench --tier enterprise --json \
+  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).key+"\n"))' > "$KEY_FILE")
+[[ -s "$KEY_FILE" ]] || die "could not mint a key"
+
+# Only the settings the benchmark needs: no session, internal key or first-party origins from the
+# caller's shell, and the enterprise tier set so high that the load is never rate limited.
+env -i PATH="$PATH" HOME="${HOME:-/root}" CATALOG_TIER_LIMITS="free=60,standard=600,enterprise=$ENTERPRISE_LIMIT" \
+  node bin/catalog.js serve --snapshots "$SNAPS" --state "$STATE" --host 127.0.0.1 --port 0 --workers "$WORKERS" \
+  > "$RUN/proxy.out" 2> "$RUN/proxy.err" &
+PROXY_PID=$!
+PROXY_URL=""
+for ((i = 0; i < 300; i++)); do
+  kill -0 "$PROXY_PID" 2>/dev/null || { cat "$RUN/proxy.err" >&2; die "the proxy exited while starting"; }
+  PROXY_URL="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$RUN/proxy.out" | head -n 1)"
+  [[ -n "$PROXY_URL" ]] && break
+  sleep 0.1
+done
+[[ -n "$PROXY_URL" ]] || die "the proxy did not print 'listening on' within 30 s (see $RUN/proxy.err)"
+log "proxy (primary pid $PROXY_PID, $WORKERS workers) on $PROXY_URL; enterprise limit $ENTERPRISE_LIMIT/min (not rate limited)"
+
+# ---------------------------------------------------------------- same document from both?
+check_same_document() {
+  local url="/v1/cards/$SAMPLE_ID?range=$RANGE" n p nh ph
+  nh="$(curl -s -D "$RUN/nginx.headers" -o "$RUN/nginx.body" -w '%{http_code}' -H 'Accept-Encoding: gzip' "$NGINX_URL$url")"
+  ph="$(curl -s -D "$RUN/proxy.headers" -o "$RUN/proxy.body" -w '%{http_code}' -H 'Accept-Encoding: gzip' \
+    -H "Authorization: Bearer $(cat "$KEY_FILE")" "$PROXY_URL$url")"
+  [[ "$nh" == 200 ]] || die "nginx answered $nh to GET $url (see $RUN/nginx.headers)"
+  [[ "$ph" == 200 ]] || die "the proxy answered $ph to GET $url (see $RUN/proxy.headers, $RUN/proxy.body)"
+  grep -qi '^content-encoding: *gzip' "$RUN/nginx.headers" || die "nginx did not send Content-Encoding: gzip"
+  grep -qi '^content-encoding: *gzip' "$RUN/proxy.headers" || die "the proxy did not send Content-Encoding: gzip"
+  n="$(gzip -dc < "$RUN/nginx.body" | sha256sum | cut -c1-64)"
+  p="$(gzip -dc < "$RUN/proxy.body" | sha256sum | cut -c1-64)"
+  [[ "$n" == "$p" ]] || die "nginx and the proxy sent different documents for $url"
+  SAME_BYTES="$(cmp -s "$RUN/nginx.body" "$RUN/proxy.body" && echo yes || echo no)"
+  log "GET $url: both 200, same document (gzip bytes identical: $SAME_BYTES, $(stat -c %s "$RUN/proxy.body") B)"
+}
+SAME_BYTES=""
+check_same_document
+
+# ---------------------------------------------------------------- 5. the same wrk load against both
+audit_rows() {
+  if command -v sqlite3 >/dev/null 2>&1; then
+    sqlite3 -readonly "$STATE" 'SELECT count(*) FROM audit_log;'
+  else
+    node "$HERE/audit-count.mjs" "$STATE"
+  fi
+}
+
+# run_wrk <name> <url> <seconds> <key file or ""> -> $RUN/<name>.wrk (text) and BENCH_RESULT line
+run_wrk() {
+  local name="$1" url="$2" secs="$3" key="$4"
+  wrk -t "$THREADS" -c "$CONNECTIONS" -d "${secs}s" --latency -s "$HERE/cards.lua" "$url" -- "$IDS_FILE" "$key" "$RANGE" \
+    > "$RUN/$name.wrk" 2>&1 || { cat "$RUN/$name.wrk" >&2; die "wrk failed against $url"; }
+  grep -q '^BENCH_RESULT ' "$RUN/$name.wrk" || { cat "$RUN/$name.wrk" >&2; die "no result line from wrk ($name)"; }
+}
+
+# field <name> <key>: a key=value from the BENCH_RESULT line of a run
+field() { sed -n 's/^BENCH_RESULT //p' "$RUN/$1.wrk" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# CPU seconds (user + system) of a process and its direct children, from /proc.
+cpu_seconds() {
+  local pid="$1" ticks=0 p
+  for p in "$pid" $(ps -o pid= --ppid "$pid" 2>/dev/null); do
+    [[ -r "/proc/$p/stat" ]] || continue
+    ticks=$(( ticks + $(awk '{ print $14 + $15 }' "/proc/$p/stat") ))
+  done
+  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
+}
+
+FAILED=0
+measure() { # <name> <url> <server pid> <key file or "">
+  local name="$1" url="$2" pid="$3" key="$4" before after
+  if (( WARMUP > 0 )); then
+    log "$name: warm-up ${WARMUP}s"
+    run_wrk "$name-warmup" "$url" "$WARMUP" "$key"
+  fi
+  before="$(cpu_seconds "$pid")"
+  log "$name: measuring ${SECONDS_RUN}s at $CONNECTIONS connections, $THREADS wrk threads"
+  run_wrk "$name" "$url" "$SECONDS_RUN" "$key"
+  after="$(cpu_seconds "$pid")"
+  eval "CPU_$name=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a - b }')"
+  local bad=0 k
+  for k in non2xx connect_err read_err write_err timeout_err; do
+    if [[ "$(field "$name" "$k")" != 0 ]]; then bad=1; fi
+  done
+  if (( WARMUP > 0 )) && [[ "$(field "$name-warmup" non2xx)" != 0 ]]; then bad=1; fi
+  if (( bad )); then
+    FAILED=1
+    log "$name: errors during the run: $(sed -n 's/^BENCH_RESULT //p' "$RUN/$name.wrk")"
+  fi
+}
+
+measure nginx "$NGINX_URL" "$NGINX_PID" ""
+AUDIT_BEFORE="$(audit_rows)"   # the sample request above, so it is left out of the comparison
+measure proxy "$PROXY_URL" "$PROXY_PID" "$KEY_FILE"
+
+# ---------------------------------------------------------------- 6. audit rows vs answered requests
+# Requests still in flight when wrk stops were sent (so the proxy may have answered and audited them)
+# but are not counted by wrk; the rows must lie between "answered as seen by wrk" and "sent".
+sleep 1
+AUDIT_AFTER="$(audit_rows)"
+AUDIT_ROWS=$(( AUDIT_AFTER - AUDIT_BEFORE ))
+ANSWERED=$(( $(field proxy requests) + ( WARMUP > 0 ? $(field proxy-warmup requests) : 0 ) ))
+SENT=$(( $(field proxy sent) + ( WARMUP > 0 ? $(field proxy-warmup sent) : 0 ) ))
+if (( AUDIT_ROWS >= ANSWERED && AUDIT_ROWS <= SENT )); then
+  AUDIT_VERDICT="ok"
+else
+  AUDIT_VERDICT="MISMATCH"
+  FAILED=1
+fi
+ERR_LOG_LINES="$(grep -c . "$RUN/nginx/error.log" 2>/dev/null || true)"
+
+# ---------------------------------------------------------------- 7. the result
+ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
+rps() { awk -v n="$(field "$1" requests)" -v us="$(field "$1" duration_us)" 'BEGIN { if (us > 0) printf "%.0f", n / (us / 1e6); else print 0 }'; }
+NGINX_RPS="$(rps nginx)"
+PROXY_RPS="$(rps proxy)"
+RATIO="$(awk -v p="$PROXY_RPS" -v n="$NGINX_RPS" 'BEGIN { if (n > 0) printf "%.3f", p / n; else print "n/a" }')"
+PROXY_P99_MS="$(ms "$(field proxy p99_us)")"
+RATIO_OK="$(awk -v r="$RATIO" 'BEGIN { print (r != "n/a" && r >= 0.25) ? "met" : "MISSED" }')"
+P99_OK="$(awk -v p="$PROXY_P99_MS" 'BEGIN { print (p < 10) ? "met" : "MISSED" }')"
+cpu_per_k() { awk -v c="$1" -v n="$(field "$2" requests)" 'BEGIN { if (n > 0) printf "%.1f", c * 1000 * 1000 / n; else print "n/a" }'; }
+
+CPU_MODEL="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+NGINX_VERSION="$("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
+# `wrk -v` prints its version and then exits 1 (it wants a URL).
+WRK_VERSION="$( { wrk -v 2>&1 || true; } | head -n 1 | awk '{ print $1, $2 }')"
+SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
+
+{
+  echo "Proxy throughput, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo
+  echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS BENCH_WORKERS=$WORKERS)"
+  echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION"
+  echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card snapshot (card documents, all ranges: $SNAPSHOT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
+  echo "- proxy: \`catalog serve --workers $WORKERS\`, fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: 2 worker processes, gzip_static, sendfile, access log off"
+  echo
+  echo "| target | requests/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | socket errors | server CPU per 1k req |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for t in nginx proxy; do
+    cpu_var="CPU_$t"
+    echo "| $t | $(rps "$t") | $(ms "$(field "$t" p50_us)") | $(ms "$(field "$t" p90_us)") | $(ms "$(field "$t" p99_us)") | $(ms "$(field "$t" max_us)") | $(field "$t" non2xx) | $(( $(field "$t" connect_err) + $(field "$t" read_err) + $(field "$t" write_err) + $(field "$t" timeout_err) )) | $(cpu_per_k "${!cpu_var}" "$t") ms |"
+  done
+  echo
+  echo "- proxy/nginx throughput: **$RATIO** (target >= 0.25: $RATIO_OK); proxy p99 **$PROXY_P99_MS ms** at $CONNECTIONS connections (target < 10 ms: $P99_OK)"
+  echo "- audit rows written during the load: $AUDIT_ROWS; requests the proxy answered as counted by wrk: $ANSWERED (warm-up + run), sent: $SENT; rows must lie between the two (requests in flight when wrk stops are answered but not counted): $AUDIT_VERDICT"
+  echo "- same document from both (sample card $SAMPLE_ID, decoded body identical; gzip bytes identical: $SAME_BYTES)"
+  echo "- note: the machine has $(nproc) cores shared by wrk (2 threads) and the server, so both numbers are lower than on a dedicated load generator, and the server that needs more CPU per request loses more to wrk; the ratio is the figure to compare."
+} | tee "$WORK/last-result.md"
+
+if (( FAILED )); then
+  die "correctness check failed (non-2xx or socket errors, or audit rows out of range); wrk output in $RUN/*.wrk"
+fi
