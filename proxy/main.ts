@@ -29,6 +29,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
+import { startAuditRetention } from './audit/retention.js';
 
 /** Request line + headers; Node answers 431 above it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -154,6 +155,13 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     state.close();
     throw err;
   }
+  // Every process prunes old audit rows (a DELETE of expired rows is idempotent, so N workers doing
+  // it hourly is harmless) and the timer is unref'd so it never keeps a stopping worker alive.
+  const retention = startAuditRetention({
+    state,
+    retentionDays: config.auditRetentionDays,
+    onError: (err) => log(`catalog serve: audit pruning failed: ${(err as Error).message.split('\n')[0]}`),
+  });
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
   if (role === 'single') log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
 
@@ -164,6 +172,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       await drain(server);
+      retention.stop();
       state.close();
       removeSignals();
       if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);

@@ -43,6 +43,10 @@ done
 (( SECONDS_RUN >= 1 && CONNECTIONS >= THREADS && THREADS >= 1 && WORKERS >= 1 && CARDS >= 1 )) \
   || die "need BENCH_SECONDS >= 1, BENCH_CONNECTIONS >= BENCH_THREADS >= 1, BENCH_WORKERS >= 1, BENCH_CARDS >= 1"
 
+# The machine may be shared: the load average before the run goes into the result, so a number taken
+# while something else was busy can be recognised.
+LOADAVG_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+
 # ---------------------------------------------------------------- 1. nginx and wrk
 find_nginx() { command -v nginx 2>/dev/null || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
 
@@ -316,7 +320,7 @@ SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
   echo "Proxy throughput, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
   echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS BENCH_WORKERS=$WORKERS)"
-  echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION"
+  echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION; load average before the run: $LOADAVG_BEFORE"
   echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card snapshot (card documents, all ranges: $SNAPSHOT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
   echo "- proxy: \`catalog serve --workers $WORKERS\`, fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: 2 worker processes, gzip_static, sendfile, access log off"
   echo
