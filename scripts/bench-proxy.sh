@@ -289,8 +289,12 @@ measure proxy "$PROXY_URL" "$PROXY_PID" "$KEY_FILE"
 sleep 1
 AUDIT_AFTER="$(audit_rows)"
 AUDIT_ROWS=$(( AUDIT_AFTER - AUDIT_BEFORE ))
-ANSWERED=$(( $(field proxy requests) + ( WARMUP > 0 ? $(field proxy-warmup requests) : 0 ) ))
-SENT=$(( $(field proxy sent) + ( WARMUP > 0 ? $(field proxy-warmup sent) : 0 ) ))
+ANSWERED="$(field proxy requests)"
+SENT="$(field proxy sent)"
+if (( WARMUP > 0 )); then
+  ANSWERED=$(( ANSWERED + $(field proxy-warmup requests) ))
+  SENT=$(( SENT + $(field proxy-warmup sent) ))
+fi
 if (( AUDIT_ROWS >= ANSWERED && AUDIT_ROWS <= SENT )); then
   AUDIT_VERDICT="ok"
 else
@@ -320,7 +324,7 @@ SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
   echo "Proxy throughput, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
   echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS BENCH_WORKERS=$WORKERS)"
-  echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION; load average before the run: $LOADAVG_BEFORE"
+  echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION; load average before / after: $LOADAVG_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card snapshot (card documents, all ranges: $SNAPSHOT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
   echo "- proxy: \`catalog serve --workers $WORKERS\`, fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: 2 worker processes, gzip_static, sendfile, access log off"
   echo

@@ -21,6 +21,7 @@ import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, type ManifestHeader } from '../../snapshots/manifest.js';
 import { createFsSnapshotWriter } from '../../snapshots/store/fs.js';
+import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { openSource, type CatalogSource } from '../source/index.js';
 import { loadCatalog, streamPrices, type LoadedCatalog } from '../source/index.js';
@@ -126,7 +127,7 @@ async function compileFrom(
   try {
     const table = new ObjectTable(previous);
     const codeHash = rendererCodeHash();
-    const summaries = await renderEntities(catalog, source, { out: options.out, snapshotId, previous, table, codeHash, workers, progress });
+    const summaries = await renderEntities(catalog, source, { writer, previous, table, codeHash, workers, progress });
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
@@ -175,8 +176,7 @@ async function compileFrom(
 }
 
 interface EntityPhase {
-  out: string;
-  snapshotId: string;
+  writer: SnapshotWriter;
   previous: PreviousSnapshot | null;
   table: ObjectTable;
   codeHash: string;
@@ -193,15 +193,17 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
   const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
   const total = catalog.cards.size + catalog.figures.size;
   p.progress.phase('cards and figures', total);
-  const pool = createEntityPool(
-    { root: p.out, snapshotId: p.snapshotId, previousDir: p.previous?.dir ?? null, fxRates: catalog.fxRates },
-    p.workers,
-    (written) => {
-      for (const w of written) p.table.add(w);
-    },
-  );
+  // The main thread creates every file (workers only render and compress): see entity-jobs.ts.
+  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
+    for (const o of objects) {
+      const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
+      p.writer.putSync(o.key, bytes);
+      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input });
+    }
+  });
   let batch: EntityJob[] = [];
   let batchEntities = 0;
+  let reused = 0;
   const flush = async () => {
     const jobs = batch;
     const n = batchEntities;
@@ -219,6 +221,7 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
     const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
     let job: EntityJob;
     let keys: string[];
+    const prev = p.previous;
     if (entity === 'card') {
       const card = catalog.cards.get(id) as CardRecord;
       const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
@@ -237,14 +240,17 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
       keys = [figureKey(id)];
       job = { kind: 'figure', figure, series, prices, input };
     }
-    const prev = p.previous;
     const input = job.input;
     if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
+      // Unchanged inputs: link the previous objects instead of rendering and compressing again.
       for (const k of keys) {
         const o = prev.objects.get(k)!;
+        p.writer.reuseSync(prev.dir, k);
         p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input });
       }
-      job = { kind: 'reuse', keys };
+      reused++;
+      if (reused % BATCH === 0) p.progress.advance(BATCH);
+      return;
     }
     batch.push(job);
     batchEntities++;

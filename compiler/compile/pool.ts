@@ -1,14 +1,15 @@
 /**
  * A small pool of render workers with batching and backpressure: `submit` resolves once the batch
  * is queued below the in-flight cap, so the main thread never reads the source faster than the
- * workers can render (memory stays bounded at any catalog size).
+ * workers can render (memory stays bounded at any catalog size). Rendered objects come back to the
+ * main thread through `onRendered`, which writes them.
  *
  * With `workers: 0` (or when running from TypeScript sources, e.g. under vitest) it renders inline.
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createEntityRenderer, type EntityJob, type EntityWorkerInit, type WrittenObject } from './entity-jobs.js';
+import { createEntityRenderer, type EntityJob, type EntityWorkerInit, type RenderedObject } from './entity-jobs.js';
 
 export interface EntityPool {
   submit(jobs: EntityJob[]): Promise<void>;
@@ -17,9 +18,9 @@ export interface EntityPool {
   terminate(): Promise<void>;
 }
 
-export function createEntityPool(init: EntityWorkerInit, workers: number, onWritten: (written: WrittenObject[], jobs: number) => void): EntityPool {
+export function createEntityPool(init: EntityWorkerInit, workers: number, onRendered: (objects: RenderedObject[], jobs: number) => void): EntityPool {
   const workerUrl = new URL('./render-worker.js', import.meta.url);
-  if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onWritten);
+  if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onRendered);
 
   const threads = Array.from({ length: workers }, () => new Worker(workerUrl, { workerData: init }));
   const maxInFlightPerWorker = 2;
@@ -35,7 +36,7 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onWrit
   };
 
   threads.forEach((t, index) => {
-    t.on('message', (msg: { id: number; written?: WrittenObject[]; error?: string }) => {
+    t.on('message', (msg: { id: number; objects?: RenderedObject[]; error?: string }) => {
       const pending = inFlight.get(msg.id);
       if (!pending) return;
       inFlight.delete(msg.id);
@@ -44,8 +45,13 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onWrit
         failure ??= new Error(`render worker failed: ${msg.error}`);
         pending.reject(failure);
       } else {
-        onWritten(msg.written ?? [], pending.jobs);
-        pending.resolve();
+        try {
+          onRendered(msg.objects ?? [], pending.jobs);
+          pending.resolve();
+        } catch (err) {
+          failure ??= err as Error;
+          pending.reject(failure);
+        }
       }
       wake();
     });
@@ -91,11 +97,11 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onWrit
   };
 }
 
-function createInlinePool(init: EntityWorkerInit, onWritten: (written: WrittenObject[], jobs: number) => void): EntityPool {
+function createInlinePool(init: EntityWorkerInit, onRendered: (objects: RenderedObject[], jobs: number) => void): EntityPool {
   const render = createEntityRenderer(init);
   return {
     async submit(jobs) {
-      onWritten(render(jobs), jobs.length);
+      onRendered(render(jobs), jobs.length);
     },
     async drain() {},
     async terminate() {},
