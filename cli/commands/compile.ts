@@ -13,7 +13,7 @@ export function registerCompile(program: Command, io: CliIO): void {
     .requiredOption('--out <root>', 'snapshot root (holds snapshot folders and the current pointer)')
     .option('--keep <n>', 'complete snapshots to keep, current included', '3')
     .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
-    .option('--workers <n>', 'render threads (default: one per core)')
+    .option('--workers <n>', 'render threads besides the main thread, which reads and writes (default: cores - 1, at least 1)')
     .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string }) => {
       const progress = createTerminalProgress(io);
       try {

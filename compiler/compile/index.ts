@@ -51,7 +51,7 @@ export interface CompileOptions {
   keep?: number;
   /** Bad source records that may be skipped (default 0: any bad record fails the compile). */
   maxRejects?: number;
-  /** Render worker threads (default: one per core; 0 renders on the main thread). */
+  /** Render worker threads (default: one per core but one, at least 1; 0 renders on the main thread). */
   workers?: number;
   progress?: ProgressSink;
   now?: () => Date;
@@ -81,7 +81,9 @@ const BATCH = 64;
 function checkOptions(o: CompileOptions): { keep: number; maxRejects: number; workers: number } {
   const keep = o.keep ?? 3;
   const maxRejects = o.maxRejects ?? 0;
-  const workers = o.workers ?? availableParallelism();
+  // The main thread parses the source and creates every file; one render worker per remaining core
+  // keeps both busy. More threads than cores made file creation several times slower (docs/benchmarks.md).
+  const workers = o.workers ?? Math.max(1, availableParallelism() - 1);
   if (!Number.isInteger(keep) || keep < 1) throw new CatalogError('usage', '--keep must be an integer of 1 or more');
   if (!Number.isInteger(maxRejects) || maxRejects < 0) throw new CatalogError('usage', '--max-rejects must be an integer of 0 or more');
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new CatalogError('usage', '--workers must be an integer from 0 to 64');
