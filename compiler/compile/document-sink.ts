@@ -20,12 +20,12 @@ export function createDocumentSink(writer: SnapshotWriter, table: ObjectTable, p
       const before = previous?.objects.get(key);
       if (previous && before && before.input === input) {
         writer.reuseSync(previous.dir, key);
-        table.add({ key, size: before.size, sha256: before.sha256, input });
+        table.add({ key, size: before.size, sha256: before.sha256, input }, false);
         return;
       }
       const bytes = gzip(json);
       writer.putSync(key, bytes);
-      table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input });
+      table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input }, true);
     },
   };
 }

@@ -156,6 +156,7 @@ async function compileFrom(
       writer,
       header,
       entries: table.sorted(),
+      written: table.written(),
       changes,
       keep,
       requiredFiles: [SEARCH_DB_FILE],
@@ -200,7 +201,7 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
     for (const o of objects) {
       const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
       p.writer.putSync(o.key, bytes);
-      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input });
+      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input }, true);
     }
   });
   let batch: EntityJob[] = [];
@@ -248,7 +249,7 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
       for (const k of keys) {
         const o = prev.objects.get(k)!;
         p.writer.reuseSync(prev.dir, k);
-        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input });
+        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input }, false);
       }
       reused++;
       if (reused % BATCH === 0) p.progress.advance(BATCH);

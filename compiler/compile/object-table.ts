@@ -14,6 +14,8 @@ export interface ChangeCounts {
 
 export class ObjectTable {
   private readonly entries = new Map<string, ManifestEntry>();
+  /** Keys written by this compile (not hard-linked from the previous snapshot). */
+  private readonly writtenKeys: string[] = [];
 
   constructor(private readonly previous: PreviousSnapshot | null) {}
 
@@ -25,9 +27,16 @@ export class ObjectTable {
     return this.entries.has(key);
   }
 
-  add(entry: ManifestEntry): void {
+  /** Records an object; `written` is false when it was linked from the previous snapshot. */
+  add(entry: ManifestEntry, written: boolean): void {
     if (this.entries.has(entry.key)) throw new Error(`two documents render to the same key: ${entry.key}`);
     this.entries.set(entry.key, entry);
+    if (written) this.writtenKeys.push(entry.key);
+  }
+
+  /** The entries this compile wrote itself: the ones publish checks on disk before switching. */
+  written(): ManifestEntry[] {
+    return this.writtenKeys.map((k) => this.entries.get(k)!);
   }
 
   sorted(): ManifestEntry[] {

@@ -1,6 +1,6 @@
 /**
- * The one step that makes a snapshot visible. Order matters: every object is checked on disk against
- * what the compile recorded, the change list is written, the manifest is written LAST (its presence
+ * The one step that makes a snapshot visible. Order matters: every object the compile wrote is checked
+ * on disk against what it recorded, the change list is written, the manifest is written LAST (its presence
  * marks a folder complete), then `current` is switched by an atomic rename and old snapshots are pruned.
  * A crash before the switch leaves the previous snapshot serving; the next compile removes the debris.
  */
@@ -18,6 +18,11 @@ export interface PublishInput {
   writer: SnapshotWriter;
   header: ManifestHeader;
   entries: ManifestEntry[];
+  /**
+   * The entries this compile wrote: checked on disk before the switch. Objects hard-linked from the
+   * previous (verified) snapshot were checked when their link(2) succeeded.
+   */
+  written: ManifestEntry[];
   changes: ChangeEntry[];
   keep: number;
   /** Extra files the snapshot must contain (e.g. the search index). */
@@ -53,7 +58,7 @@ export function checkWritten(dir: string, entries: ManifestEntry[], requiredFile
 
 export async function publishSnapshot(input: PublishInput): Promise<{ pruned: string[] }> {
   const { writer } = input;
-  checkWritten(writer.dir, input.entries, input.requiredFiles);
+  checkWritten(writer.dir, input.written, input.requiredFiles);
   await writer.writeFile(CHANGES_FILE, (function* () {
     for (const c of input.changes) yield JSON.stringify(c) + '\n';
   })());
