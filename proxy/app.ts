@@ -33,6 +33,7 @@ import { createRequestId } from './request-id.js';
 import { createAdminAuditRoutes } from './routes/admin-audit.js';
 import { createAdminKeyRoutes } from './routes/admin-keys.js';
 import { createCatalogRoutes } from './routes/catalog.js';
+import { createGroupCommit } from './state/group-commit.js';
 import type { StateDb } from './state/open.js';
 
 export interface AppDeps {
@@ -52,12 +53,14 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const keys = createKeyStore(deps.db, { clock });
   const limiter = createRateLimiter(deps.db, { limits: deps.config.tierLimits, clock });
   const errors = createErrorResponder({ realm: deps.config.realm, logger });
+  // One group commit per state connection: counter upserts and audit rows share its transactions.
+  const commits = createGroupCommit(deps.db);
 
   const app = new Hono<ProxyEnv>();
   app.use('*', createRequestId());
-  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock));
+  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock, commits));
   app.use('*', createGate({ keys, config: deps.config, clock }));
-  app.use('*', createRateLimit(limiter));
+  app.use('*', createRateLimit(limiter, commits));
   app.use('*', createFamilyGuard());
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));

@@ -23,6 +23,12 @@ export interface ProxyVariables {
   routePattern: string;
   /** The snapshot the answer came from, for the audit row and `X-Snapshot-Id`. */
   snapshotId: string | null;
+  /** Headers every response of this request carries, as a plain object (http/response-headers.ts). */
+  responseHeaders: Record<string, string>;
+  /** Set by `respond()`: the response already holds `responseHeaders`. */
+  headersApplied: boolean;
+  /** Set by `respond()`: the body length for the audit row (null when not known up front). */
+  responseBytes: number | null;
 }
 
 export type ProxyEnv = { Variables: ProxyVariables };

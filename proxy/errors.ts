@@ -11,6 +11,7 @@
 import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import type { ProxyEnv } from './env.js';
+import { respond as respondWithHeaders } from './http/response-headers.js';
 import type { ProxyLogger } from './logger.js';
 
 /** Codes a client may see, and what operator-side codes are shown as. */
@@ -40,12 +41,14 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
 
   function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
     const body = JSON.stringify({ error: code, message, requestId: c.get('requestId') ?? null });
-    return c.body(body, ERROR_CODES[code].status as 400, {
+    const length = Buffer.byteLength(body);
+    // respond() also carries the request's shared headers (X-Request-Id, RateLimit on a 429).
+    return respondWithHeaders(c, body, ERROR_CODES[code].status, {
       'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(body)),
+      'Content-Length': String(length),
       'Cache-Control': 'no-store',
       ...extra,
-    });
+    }, length);
   }
 
   function respond(c: Context<ProxyEnv>, err: CatalogError): Response {

@@ -30,6 +30,7 @@ import { loadConfig } from './config.js';
 import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
 import { startAuditRetention } from './audit/retention.js';
+import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoints.js';
 
 /** Request line + headers; Node answers 431 above it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -136,7 +137,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
-  const state = openStateDb(options.state);
+  const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   let server: Server;
   try {
     const app = createApp({
@@ -162,6 +163,9 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     retentionDays: config.auditRetentionDays,
     onError: (err) => log(`catalog serve: audit pruning failed: ${(err as Error).message.split('\n')[0]}`),
   });
+  // Checkpoints run on a timer, never inside a request (state/checkpoints.ts); in a cluster the
+  // primary runs them, so a worker only ever checkpoints as the 64 MiB backstop.
+  const checkpoints = role === 'single' ? startCheckpoints({ state, onError: (err) => log(`catalog serve: WAL checkpoint failed: ${(err as Error).message.split('\n')[0]}`) }) : null;
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
   if (role === 'single') log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
 
@@ -173,6 +177,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     stopping ??= (async () => {
       await drain(server);
       retention.stop();
+      checkpoints?.stop();
       state.close();
       removeSignals();
       if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);
@@ -259,7 +264,20 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   // Fail fast, once, with the real message, instead of N workers crash-looping on a bad setting;
   // and migrate the state file here so workers never race on a schema change.
   loadConfig(options.env);
-  openStateDb(options.state).close();
+  const state = openStateDb(options.state);
+  // The primary serves no request, so its checkpoints cost the workers nothing but the I/O; the
+  // connection stays open for them until the primary stops.
+  const checkpoints = startCheckpoints({
+    state,
+    onError: (err) => log(`catalog serve: WAL checkpoint failed: ${(err as Error).message.split('\n')[0]}`),
+  });
+  let stateOpen = true;
+  const closeState = () => {
+    if (!stateOpen) return;
+    stateOpen = false;
+    checkpoints.stop();
+    state.close();
+  };
 
   const workers = new Set<Worker>();
   let shuttingDown = false;
@@ -313,7 +331,12 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   });
 
   for (let i = 0; i < options.workers; i++) fork();
-  await started;
+  try {
+    await started;
+  } catch (err) {
+    closeState();
+    throw err;
+  }
   allStarted = true;
   const url = urlOf(options.host, port!);
   log(`catalog serve: listening on ${url} (primary pid ${process.pid}, ${options.workers} workers, snapshots ${options.snapshots}, state ${options.state})`);
@@ -322,6 +345,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   function finish() {
     if (killTimer) clearTimeout(killTimer);
     removeSignals();
+    closeState();
     log(`catalog serve: stopped (primary pid ${process.pid})`);
     resolveClosed();
   }

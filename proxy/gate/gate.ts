@@ -10,6 +10,7 @@ import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyConfig } from '../config.js';
 import type { AuthContext, ProxyEnv } from '../env.js';
 import type { KeyStore } from '../keys/store.js';
+import { createTurnCheck } from '../keys/turn-check.js';
 import { readBearer } from './bearer.js';
 import { familyOf } from './families.js';
 import { isFirstParty } from './first-party.js';
@@ -43,11 +44,12 @@ export interface GateDeps {
 
 export function createGate(deps: GateDeps): MiddlewareHandler<ProxyEnv> {
   const { keys, config, clock } = deps;
+  const checkKey = createTurnCheck(keys);
 
   function identify(c: Parameters<MiddlewareHandler<ProxyEnv>>[0]): AuthContext | null {
     const bearer = readBearer(c.req.header('Authorization'));
     if (bearer.kind !== 'absent') {
-      const result = bearer.kind === 'key' ? keys.check(bearer.key) : ({ ok: false, reason: 'malformed' } as const);
+      const result = bearer.kind === 'key' ? checkKey(bearer.key) : ({ ok: false, reason: 'malformed' } as const);
       if (result.ok) return { kind: 'bearer', keyId: result.key.keyId, tenant: result.key.tenant, tier: result.key.tier };
       const rejectedKey: RejectedKey | undefined = 'key' in result && result.key ? { keyId: result.key.keyId, tenant: result.key.tenant } : undefined;
       throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE, { invalidToken: true, reason: result.reason, rejectedKey });

@@ -1,30 +1,32 @@
 /**
  * Counts every request of a bearer key (whatever it is answered with) and puts the rate-limit
  * headers on every bearer response, errors and 429 included. Other caller kinds are not limited.
+ * The upsert runs in the state file's group commit (state/group-commit.ts): still one atomic
+ * statement inside a write transaction, so the count is exact across workers, but one commit is
+ * shared by every request counted in the same event-loop turn.
  */
 import type { MiddlewareHandler } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
+import { responseHeadersOf } from '../http/response-headers.js';
+import type { GroupCommit } from '../state/group-commit.js';
 import type { RateLimiter } from './counter.js';
 import { rateLimitHeader, rateLimitPolicyHeader } from './headers.js';
 
-export function createRateLimit(limiter: RateLimiter): MiddlewareHandler<ProxyEnv> {
+export function createRateLimit(limiter: RateLimiter, commits: GroupCommit): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     const auth = c.get('auth');
     if (auth?.kind !== 'bearer' || !auth.keyId || !auth.tier) return next();
-    const decision = limiter.hit(auth.keyId, auth.tier);
-    const policy = rateLimitPolicyHeader(decision);
-    const state = rateLimitHeader(decision);
-    c.header('RateLimit-Policy', policy);
-    c.header('RateLimit', state);
+    const { keyId, tier } = auth;
+    const decision = await commits.run(() => limiter.hit(keyId, tier));
+    // Into the request's shared headers, so every answer carries them, errors and 429 included
+    // (the request-id middleware adds them to responses not built through respond()).
+    const headers = responseHeadersOf(c);
+    headers['RateLimit-Policy'] = rateLimitPolicyHeader(decision);
+    headers['RateLimit'] = rateLimitHeader(decision);
     if (!decision.allowed) {
       throw new CatalogError('rate_limited', `This key is over its limit of ${decision.limit} requests per minute; retry in ${decision.resetSeconds} s.`, { retryAfter: decision.resetSeconds });
     }
     await next();
-    // A route that returned a Response of its own did not get the prepared headers.
-    if (!c.res.headers.has('RateLimit')) {
-      c.header('RateLimit-Policy', policy);
-      c.header('RateLimit', state);
-    }
   };
 }

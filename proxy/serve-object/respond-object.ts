@@ -11,6 +11,7 @@ import type { ProxyEnv } from '../env.js';
 import { acceptsGzip } from './accept-encoding.js';
 import { etagFor, ifNoneMatchHits } from './etag.js';
 import type { ObjectLoader, ServedObject } from './object-loader.js';
+import { respond } from '../http/response-headers.js';
 
 /** API.md §7 (fixed): shared caches may keep a read for 5 minutes and serve it stale for an hour while revalidating. */
 export const READ_CACHE_CONTROL = 'public, s-maxage=300, stale-while-revalidate=3600';
@@ -24,37 +25,35 @@ export function respondObject(
 ): Response {
   const gzip = acceptsGzip(c.req.header('accept-encoding'));
   const etag = etagFor(obj.sha256, gzip);
-  c.header('ETag', etag);
-  c.header('Cache-Control', READ_CACHE_CONTROL);
-  c.header('Vary', 'Accept-Encoding');
+  // One plain object for the adapter's fast path (http/response-headers.ts). Content-Type also on
+  // 304: @hono/node-server fills a missing one with text/plain, which would mislabel the
+  // representation a cache revalidated.
+  const headers: Record<string, string> = {
+    ETag: etag,
+    'Cache-Control': READ_CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
+    'Content-Type': JSON_CONTENT_TYPE,
+  };
   const snapshotId = c.get('snapshotId');
-  if (snapshotId) c.header('X-Snapshot-Id', snapshotId);
-  if (extra.link) c.header('Link', extra.link);
+  if (snapshotId) headers['X-Snapshot-Id'] = snapshotId;
+  if (extra.link) headers.Link = extra.link;
 
-  // Also on 304: @hono/node-server fills a missing Content-Type with text/plain, which would
-  // mislabel the representation a cache revalidated.
-  c.header('Content-Type', JSON_CONTENT_TYPE);
-  if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return c.body(null, 304);
+  if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
 
   const head = c.req.method === 'HEAD';
   if (gzip) {
-    c.header('Content-Encoding', 'gzip');
-    c.header('Content-Length', String(obj.gzip.length));
-    return head ? c.body(null, 200) : c.body(asBody(obj.gzip), 200);
+    headers['Content-Encoding'] = 'gzip';
+    headers['Content-Length'] = String(obj.gzip.length);
+    return respond(c, head ? null : obj.gzip, 200, headers, obj.gzip.length);
   }
   const small = loader.smallIdentity(obj);
   if (small) {
-    c.header('Content-Length', String(small.length));
-    return head ? c.body(null, 200) : c.body(asBody(small), 200);
+    headers['Content-Length'] = String(small.length);
+    return respond(c, head ? null : small, 200, headers, small.length);
   }
   // Large object, identity wanted: decode as it is sent, so memory stays flat; length is unknown up front.
-  if (head) return c.body(null, 200);
+  if (head) return respond(c, null, 200, headers, null);
   const gunzip = createGunzip();
   gunzip.end(obj.gzip);
-  return c.body(Readable.toWeb(gunzip) as unknown as ReadableStream, 200);
-}
-
-/** Node Buffers are Uint8Arrays over an ArrayBufferLike; Hono's body type wants a plain ArrayBuffer view. */
-function asBody(bytes: Buffer): Uint8Array<ArrayBuffer> {
-  return bytes as Uint8Array<ArrayBuffer>;
+  return respond(c, Readable.toWeb(gunzip) as unknown as ReadableStream, 200, headers, null);
 }

@@ -15,6 +15,9 @@ import Database from 'better-sqlite3';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
+/** Size the WAL file is cut back to when it restarts (SQLite's journal_size_limit). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 export interface StateDb {
   readonly file: string;
   readonly sqlite: Database.Database;
@@ -24,12 +27,22 @@ export interface StateDb {
 export interface OpenStateOptions {
   /** How long a write waits for another process's lock before failing (ms). */
   busyTimeoutMs?: number;
+  /**
+   * `PRAGMA wal_autocheckpoint` of this connection, in pages (SQLite's default 1000 when absent).
+   * Serving processes set it high and leave checkpoints to a timer (state/checkpoints.ts): with the
+   * default, the commit that crosses 1000 pages runs the checkpoint inside a request (5-10 ms).
+   */
+  walAutocheckpointPages?: number;
 }
 
 export function openStateDb(file: string, options: OpenStateOptions = {}): StateDb {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new CatalogError('config', 'busyTimeoutMs must be a non-negative integer');
+  }
+  const autocheckpoint = options.walAutocheckpointPages;
+  if (autocheckpoint !== undefined && (!Number.isInteger(autocheckpoint) || autocheckpoint < 0)) {
+    throw new CatalogError('config', 'walAutocheckpointPages must be a non-negative integer');
   }
   let sqlite: Database.Database;
   try {
@@ -45,6 +58,10 @@ export function openStateDb(file: string, options: OpenStateOptions = {}): State
     // NORMAL in WAL mode: a commit survives a process crash (the audit guarantee); only an OS crash
     // or power loss can drop the last transactions.
     sqlite.pragma('synchronous = NORMAL');
+    if (autocheckpoint !== undefined) sqlite.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+    // After a checkpoint lets the WAL restart, a WAL file grown past this is cut back, so a burst
+    // does not leave a large file behind for good.
+    sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     migrate(sqlite, file);
   } catch (err) {
     sqlite.close();
