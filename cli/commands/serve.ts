@@ -29,7 +29,7 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--host <host>', 'address to bind', DEFAULT_HOST)
     .option('--port <port>', 'port to bind (0 = any free port)', String(DEFAULT_PORT))
     .option('--workers <n>', 'worker processes (default: one per core)')
-    .option('--cache-mb <n>', 'object cache per worker, in MiB', '64')
+    .option('--cache-mb <n>', 'object cache per worker, in MiB (bounded whatever the catalog size)', '128')
     .action(async (flags: ServeFlags) => {
       const server = await startServer({
         snapshots: flags.snapshots,
@@ -37,7 +37,7 @@ export function registerServe(program: Command, io: CliIO): void {
         host: flags.host,
         port: parseIntOption('--port', flags.port, 0, 65535),
         workers: flags.workers === undefined ? defaultWorkers() : parseIntOption('--workers', flags.workers, 1, 256),
-        cacheBytes: parseIntOption('--cache-mb', flags.cacheMb ?? '64', 0, 1 << 20) * 1024 * 1024,
+        cacheBytes: parseIntOption('--cache-mb', flags.cacheMb ?? '128', 0, 1 << 20) * 1024 * 1024,
         env: io.env,
         log: (line) => io.stderr.write(line + '\n'),
       });

@@ -23,7 +23,8 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onRend
   if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onRendered);
 
   const threads = Array.from({ length: workers }, () => new Worker(workerUrl, { workerData: init }));
-  const maxInFlightPerWorker = 2;
+  // Deep enough that the worker always has a batch queued while the main thread writes the last one.
+  const maxInFlightPerWorker = 6;
   const inFlight = new Map<number, { resolve: () => void; reject: (e: Error) => void; jobs: number; worker: number }>();
   const load = new Array<number>(workers).fill(0);
   let nextId = 0;
