@@ -190,15 +190,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     })();
     return stopping;
   };
-  const onSignal = () => void stop();
-  const removeSignals = () => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-  };
-  if (options.handleSignals !== false) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  const removeSignals = onStopSignals(() => void stop(), options.handleSignals !== false);
   return { role, url, stop, closed };
 }
 
@@ -368,14 +360,17 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
     })();
     return stopping;
   };
-  const onSignal = () => void stop();
-  const removeSignals = () => {
+  const removeSignals = onStopSignals(() => void stop(), options.handleSignals !== false);
+  return { role: 'primary', url, stop, closed };
+}
+
+/** SIGTERM and SIGINT both drain and stop; returns the function that removes the handlers. */
+function onStopSignals(onSignal: () => void, install: boolean): () => void {
+  if (!install) return () => undefined;
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
   };
-  if (options.handleSignals !== false) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
-  return { role: 'primary', url, stop, closed };
 }
