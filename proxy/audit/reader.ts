@@ -21,7 +21,8 @@ export interface AuditReader {
 const EARLIEST = -8.64e15;
 const LATEST = 8.64e15;
 
-interface Row {
+/** An audit_log row as stored (the test helpers read rows in this shape too). */
+export interface AuditLogRow {
   api_key_id: string;
   tenant_name: string;
   route: string;
@@ -35,7 +36,7 @@ interface Row {
 }
 
 export function createAuditReader(state: StateDb): AuditReader {
-  const page = state.sqlite.prepare<[string, number, number, number, number], Row>(`SELECT api_key_id, tenant_name, route, status,
+  const page = state.sqlite.prepare<[string, number, number, number, number], AuditLogRow>(`SELECT api_key_id, tenant_name, route, status,
       timestamp, request_id, path, bytes, duration_ms, snapshot_id FROM audit_log
     WHERE api_key_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms DESC, id DESC LIMIT ? OFFSET ?`);
   const count = state.sqlite.prepare<[string, number, number], { n: number }>(
@@ -51,7 +52,7 @@ export function createAuditReader(state: StateDb): AuditReader {
   };
 }
 
-function toRow(r: Row): AuditRow {
+function toRow(r: AuditLogRow): AuditRow {
   return {
     apiKeyId: r.api_key_id,
     tenantName: r.tenant_name,

@@ -1,3 +1,4 @@
+import type { AuditLogRow } from '../../proxy/audit/reader.js';
 /**
  * Builds a real proxy app for tests: a real SQLite state file in a temp folder, a config from a
  * fake environment, a controllable clock, a captured logger, and a snapshot source that has
@@ -81,18 +82,7 @@ export function authHarness(options: { env?: NodeJS.ProcessEnv; snapshots?: Snap
   };
 }
 
-export interface StoredAuditRow {
-  api_key_id: string;
-  tenant_name: string;
-  route: string;
-  status: number;
-  timestamp: string;
-  request_id: string;
-  path: string;
-  bytes: number | null;
-  duration_ms: number;
-  snapshot_id: string | null;
-}
+export type StoredAuditRow = AuditLogRow;
 
 /** Audit rows as stored, oldest first, read straight from SQLite. */
 export function auditRows(state: StateDb): StoredAuditRow[] {
