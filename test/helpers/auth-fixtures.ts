@@ -1,9 +1,9 @@
-import type { AuditLogRow } from '../../proxy/audit/reader.js';
 /**
  * Builds a real proxy app for tests: a real SQLite state file in a temp folder, a config from a
  * fake environment, a controllable clock, a captured logger, and a snapshot source that has
  * nothing published (catalog routes may answer 503/404; the auth tests only care about the gate).
  */
+import type { AuditLogRow } from '../../proxy/audit/reader.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
