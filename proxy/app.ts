@@ -6,6 +6,7 @@
  *   request id   every response, errors included, carries X-Request-Id
  *   audit        wraps everything below, so a bearer request gets its row whatever answers it
  *                (401 of a revoked key, 403, 405, 429, route errors), written before the response leaves
+ *   /openapi.json  outside /v1 and before the gate: no credential, not counted, no audit row
  *   gate         before routing: no valid credential → 401 on every /v1 path, known or not
  *   rate limit   right after the gate, so every bearer response (403 and 405 too) is counted and
  *                carries the RateLimit headers (API.md §5)
@@ -33,6 +34,7 @@ import { createRequestId } from './request-id.js';
 import { createAdminAuditRoutes } from './routes/admin-audit.js';
 import { createAdminKeyRoutes } from './routes/admin-keys.js';
 import { createCatalogRoutes } from './routes/catalog.js';
+import { createOpenApiRoutes } from './routes/openapi.js';
 import { createGroupCommit } from './state/group-commit.js';
 import type { StateDb } from './state/open.js';
 
@@ -59,6 +61,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const app = new Hono<ProxyEnv>();
   app.use('*', createRequestId());
   app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock, commits));
+  app.route('/', createOpenApiRoutes());
   app.use('*', createGate({ keys, config: deps.config, clock }));
   app.use('*', createRateLimit(limiter, commits));
   app.use('*', createFamilyGuard());

@@ -1,0 +1,152 @@
+/**
+ * Captures the document's examples: real answers of the real app (createApp over a throwaway
+ * SQLite state file) for a compiled snapshot root, one per operation and one per error status.
+ * Used by `npm run openapi` to write examples.json and by the test that checks the committed file
+ * still equals a fresh capture.
+ *
+ * The clock is fixed, so timestamps and Retry-After are the same on every run. What is random by
+ * design (request ids, minted keys and their IDs, snapshot ids in audit rows, measured durations)
+ * is replaced with fixed values by `stabilize`, so the document does not change from run to run.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createKeyStore } from '../keys/store.js';
+import { openStateDb } from '../state/open.js';
+import { KEY_PATTERN } from '../keys/format.js';
+import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
+import type { SnapshotSource } from '../../snapshots/store/types.js';
+import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
+import { catalogRoutes } from './routes-catalog.js';
+
+/** 30 s into a rate window, so a Retry-After example reads 30. */
+export const EXAMPLE_CLOCK_MS = Date.parse('2026-11-20T10:00:30.000Z');
+const EXAMPLE_REQUEST_ID = '2b7809ee-a149-4ec0-a969-f18cd4a7e5af';
+const EXAMPLE_SNAPSHOT_ID = '20261120T020000Z-0c1a2b3d';
+const EXAMPLE_KEY_IDS = ['Ab12Cd34', 'Ef56Gh78', 'Ij90Kl12', 'Mn34Op56'];
+
+type Caller = Record<string, string>;
+
+interface Harness {
+  call(method: string, path: string, headers?: Caller, body?: unknown): Promise<CapturedExample>;
+}
+
+function harness(snapshots: SnapshotSource, internalKey: string, dir: string, name: string) {
+  const state = openStateDb(join(dir, `${name}.sqlite`));
+  const clock = () => EXAMPLE_CLOCK_MS;
+  const app = createApp({
+    db: state,
+    config: loadConfig({ CATALOG_INTERNAL_KEY: internalKey, CATALOG_TIER_LIMITS: 'free=1' }),
+    snapshots,
+    clock,
+    logger: { error: () => undefined, info: () => undefined },
+  });
+  const h: Harness = {
+    async call(method, path, headers = {}, body) {
+      const init: RequestInit = { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) } };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const res = await app.request(path, init);
+      return { request: `${method} ${path}`, status: res.status, body: await res.json() };
+    },
+  };
+  return { h, keys: createKeyStore(state, { clock }), close: () => state.close() };
+}
+
+function expect(example: CapturedExample, status: number): CapturedExample {
+  if (example.status !== status) {
+    throw new Error(`example request ${example.request} answered ${example.status}, expected ${status}: ${JSON.stringify(example.body)}`);
+  }
+  return example;
+}
+
+/** The snapshots of `source`, whose objects and search index cannot be read: a disk fault (500 `internal`). */
+export function failingReads(source: SnapshotSource): SnapshotSource {
+  const fail = async (): Promise<never> => {
+    throw new Error('read failed');
+  };
+  return {
+    async current() {
+      const reader = await source.current();
+      return reader === null ? null : { id: reader.id, get: fail, searchDbPath: fail };
+    },
+  };
+}
+
+export async function captureExamples(snapshotRoot: string): Promise<OpenApiExamples> {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-openapi-'));
+  // A throwaway operator secret: the examples never show it.
+  const internal = { 'X-Service-Internal-Key': randomBytes(24).toString('hex') };
+  const source = createFsSnapshotSource(snapshotRoot);
+  const main = harness(source, internal['X-Service-Internal-Key'], dir, 'main');
+  const empty = harness({ current: async () => null }, internal['X-Service-Internal-Key'], dir, 'empty');
+  const broken = harness(failingReads(source), internal['X-Service-Internal-Key'], dir, 'broken');
+  try {
+    const { h } = main;
+    const operations: Record<string, CapturedExample> = {};
+    const errors: Record<string, CapturedExample> = {};
+
+    const mint = expect(await h.call('POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme', tier: 'standard', expiresAt: '2027-12-31' }), 201);
+    operations.mintKey = mint;
+    const minted = mint.body as { key: string; keyId: string };
+    const partner = { Authorization: `Bearer ${minted.key}` };
+
+    for (const route of catalogRoutes()) operations[route.operationId] = expect(await h.call('GET', route.example, partner), 200);
+    operations.getKeyAudit = expect(await h.call('GET', `/v1/admin/b2b-keys/${minted.keyId}/audit?limit=2`, partner), 200);
+
+    errors[400] = expect(await h.call('GET', '/v1/cards/OP01-001?range=2y', partner), 400);
+    errors[401] = expect(await h.call('GET', '/v1/cards/OP01-001'), 401);
+    errors[403] = expect(await h.call('GET', '/v1/admin/b2b-keys', partner), 403);
+    errors[404] = expect(await h.call('GET', '/v1/cards/OP99-999', partner), 404);
+    errors[405] = expect(await h.call('POST', '/v1/cards/OP01-001', partner), 405);
+    const free = { Authorization: `Bearer ${main.keys.mint({ tenant: 'acme', tier: 'free' }).key}` };
+    expect(await h.call('GET', '/v1/catalog/summary', free), 200);
+    errors[429] = expect(await h.call('GET', '/v1/catalog/summary', free), 429);
+    errors[500] = expect(await broken.h.call('GET', '/v1/cards/OP01-001', { 'X-Service-Internal-Key': internal['X-Service-Internal-Key'] }), 500);
+    errors[503] = expect(await empty.h.call('GET', '/v1/catalog/summary', internal), 503);
+
+    operations.listKeys = expect(await h.call('GET', '/v1/admin/b2b-keys?tenant=acme', internal), 200);
+    const rotate = expect(await h.call('POST', `/v1/admin/b2b-keys/${minted.keyId}/rotate`, internal, {}), 201);
+    operations.rotateKey = rotate;
+    operations.revokeKey = expect(await h.call('DELETE', `/v1/admin/b2b-keys/${(rotate.body as { keyId: string }).keyId}`, internal), 200);
+
+    return stabilize({ catalog: { ...EXAMPLE_CATALOG }, operations, errors });
+  } finally {
+    main.close();
+    empty.close();
+    broken.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the values that differ on every run (see the header comment) with fixed ones. */
+export function stabilize(examples: OpenApiExamples): OpenApiExamples {
+  const keyIds = new Map<string, string>();
+  const stableKeyId = (id: string) => {
+    if (!keyIds.has(id)) {
+      const stable = EXAMPLE_KEY_IDS[keyIds.size];
+      if (stable === undefined) throw new Error(`more than ${EXAMPLE_KEY_IDS.length} key IDs in the examples: add fixed ones`);
+      keyIds.set(id, stable);
+    }
+    return keyIds.get(id)!;
+  };
+  const walk = (value: unknown, field: string | null): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, null));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    }
+    if (typeof value !== 'string' && field !== 'durationMs') return value;
+    switch (field) {
+      case 'requestId': return EXAMPLE_REQUEST_ID;
+      case 'snapshotId': return EXAMPLE_SNAPSHOT_ID;
+      case 'durationMs': return 1;
+      case 'keyId': case 'apiKeyId': case 'replacedBy': return stableKeyId(value as string);
+      case 'key': return KEY_PATTERN.test(value as string) ? `rxk_${stableKeyId((value as string).slice(4, 12))}${'x'.repeat(24)}` : value;
+      case 'request': case 'path': return (value as string).replace(/\/b2b-keys\/([0-9A-Za-z]{8})/, (_, id: string) => `/b2b-keys/${stableKeyId(id)}`);
+      default: return value;
+    }
+  };
+  return walk(examples, null) as OpenApiExamples;
+}

@@ -1,0 +1,86 @@
+/**
+ * Response header components (API.md §2, §5-7) and the sets each kind of response carries. The
+ * response-validation tests check every header a response sends against these, so a header the
+ * code adds or renames has to be documented here first.
+ */
+import { TIERS } from '../tiers.js';
+import { READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
+import type { Schema } from './schema-kit.js';
+
+const TIER = `(${TIERS.join('|')})`;
+
+interface HeaderDef {
+  description: string;
+  schema: Schema;
+  /** How the component is declared: where a response differs, headerSet writes the header out. */
+  required?: boolean;
+}
+
+const HEADERS: Record<string, HeaderDef> = {
+  'X-Request-Id': {
+    required: true,
+    description: 'A fresh id of this request, on every response (errors included); quote it when reporting a problem.',
+    schema: { type: 'string', format: 'uuid', examples: ['2b7809ee-a149-4ec0-a969-f18cd4a7e5af'] },
+  },
+  'X-Snapshot-Id': {
+    description: 'The catalog snapshot that answered.',
+    schema: { type: 'string', pattern: '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$', examples: ['20261122T022420Z-756f307c'] },
+  },
+  ETag: {
+    required: true,
+    description: 'Strong validator. gzip: `"<sha256 of the stored gzip bytes>"`, the hash the snapshot manifest lists (a mirror sends the same); plain JSON: `"<sha256>-identity"`. Send it back in If-None-Match to get 304.',
+    schema: { type: 'string', pattern: '^"[0-9a-f]{64}(-identity)?"$', examples: ['"8a9f2240b20d41cf15770f917c9225752df1d3813f79f32bf2982bbf1c4eabe0"'] },
+  },
+  'Cache-Control': {
+    required: true,
+    description: 'Reads may be kept by shared caches for 5 minutes and served stale for an hour while revalidating; errors are never stored.',
+    schema: { type: 'string', enum: [READ_CACHE_CONTROL, 'no-store', 'private, no-store'] },
+  },
+  Vary: { description: 'The body depends on Accept-Encoding.', schema: { type: 'string', const: 'Accept-Encoding' }, required: true },
+  'Content-Encoding': {
+    description: 'gzip when Accept-Encoding accepts it (`gzip`, `x-gzip` or `*` with q > 0); absent otherwise and the body is plain JSON.',
+    schema: { type: 'string', const: 'gzip' },
+  },
+  Link: {
+    description: 'RFC 8288 links to the next and previous page of a list, keeping the other parameters.',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="(next|prev)"(, <[^>]+>; rel="prev")?$', examples: ['</v1/sets/mtg/was?limit=3&page=3>; rel="next", </v1/sets/mtg/was?limit=3&page=1>; rel="prev"'] },
+  },
+  RateLimit: {
+    description: 'On every response to an API key: `"<tier>";r=<requests left>;t=<seconds until the window ends>`.',
+    schema: { type: 'string', pattern: `^"${TIER}";r=[0-9]+;t=[0-9]+$`, examples: ['"standard";r=597;t=58'] },
+  },
+  'RateLimit-Policy': {
+    description: 'On every response to an API key: `"<tier>";q=<requests per window>;w=60`.',
+    schema: { type: 'string', pattern: `^"${TIER}";q=[0-9]+;w=60$`, examples: ['"standard";q=600;w=60'] },
+  },
+  'Retry-After': { description: 'Seconds until the key may call again.', schema: { type: 'string', pattern: '^[0-9]+$', examples: ['16'] }, required: true },
+  'WWW-Authenticate': {
+    required: true,
+    description: 'The bearer challenge; `error="invalid_token"` when a key was sent but is malformed, unknown, revoked or expired.',
+    schema: { type: 'string', pattern: '^Bearer realm="[^"]*", scope="v1"(, error="invalid_token")?$', examples: ['Bearer realm="catalog", scope="v1"'] },
+  },
+  Allow: { description: 'The methods the path supports.', schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', examples: ['GET, HEAD'] }, required: true },
+};
+
+export function headerComponents(): Record<string, HeaderDef> {
+  return Object.fromEntries(Object.entries(HEADERS).map(([name, def]) => [name, { ...def }]));
+}
+
+/**
+ * `headers` of a response: references to the components, except where this response's
+ * required-ness differs from the component's (a reference cannot change it): those are written out.
+ */
+export function headerSet(required: readonly string[], optional: readonly string[] = []): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const name of [...required, ...optional]) {
+    if (!(name in HEADERS)) throw new Error(`unknown header ${name}`);
+    const isRequired = required.includes(name);
+    out[name] = (HEADERS[name].required === true) === isRequired
+      ? { $ref: `#/components/headers/${name}` }
+      : { ...HEADERS[name], required: isRequired };
+  }
+  return out;
+}
+
+/** Headers a response to an API key carries; optional because other callers do not get them. */
+export const RATE_HEADERS = ['RateLimit', 'RateLimit-Policy'] as const;

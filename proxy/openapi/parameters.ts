@@ -1,0 +1,31 @@
+/** Parameter components (API.md §1, §3; docs/api.md "Path parameters" and "Query parameters"). */
+import { ID_PATTERN, SLUG_PATTERN } from '../../snapshots/ids.js';
+import { GAMES, RANGES } from '../../snapshots/records.js';
+import { DEFAULT_RANGE } from '../routes/cards.js';
+import type { Schema } from './schema-kit.js';
+
+const path = (name: string, description: string, schema: Schema) => ({ name, in: 'path', required: true, description, schema });
+const query = (name: string, description: string, schema: Schema, required = false) => ({ name, in: 'query', required, description, schema });
+const limit = (defaultLimit: number) =>
+  query('limit', `Items per page, default ${defaultLimit}; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400.`, { type: 'integer', minimum: 1, default: defaultLimit });
+
+export function parameterComponents(): Record<string, Schema> {
+  return {
+    Id: path('id', 'An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit; not `.` or `..`.', { type: 'string', pattern: ID_PATTERN.source, maxLength: 128 }),
+    Game: path('game', 'The game of the set.', { type: 'string', enum: [...GAMES] }),
+    SetCode: path('setCode', 'Set code, matched case-insensitively (`WAS` = `was`).', { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,63}$' }),
+    ArtistSlug: path('slug', 'Artist slug, as in a card\'s `artist.slug`.', { type: 'string', pattern: SLUG_PATTERN.source }),
+    Handle: path('handle', 'The user\'s public handle.', { type: 'string', pattern: SLUG_PATTERN.source }),
+    KeyId: path('id', 'A key ID (the 8 characters after `rxk_`).', { type: 'string', pattern: '^[0-9A-Za-z]{8}$' }),
+    Range: query('range', 'The price-history range of the card document.', { type: 'string', enum: [...RANGES], default: DEFAULT_RANGE }),
+    GameFilter: query('game', 'Only this game; `all` or absent: every game.', { type: 'string', enum: [...GAMES, 'all'], default: 'all' }),
+    Page: query('page', '1-based page; a page past the end is 200 with `data: []`.', { type: 'integer', minimum: 1, default: 1 }),
+    Limit20: limit(20),
+    Limit100: limit(100),
+    SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:`, then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax.', { type: 'string', minLength: 1, maxLength: 200 }, true),
+    Since: query('since', 'Rows at or after this instant: `YYYY-MM-DD` or an ISO timestamp with a zone.', { type: 'string' }),
+    Until: query('until', 'Rows before this instant (must be after `since`).', { type: 'string' }),
+    Tenant: query('tenant', 'Only the keys of this tenant.', { type: 'string', pattern: '^[A-Za-z0-9._@-]{1,64}$' }),
+  };
+}
+

@@ -1,0 +1,216 @@
+/**
+ * The OpenAPI document cannot drift from the code: every route of the real app (real SQLite state,
+ * a snapshot compiled from the example catalog) is called for its 200 and for every error status
+ * its operation documents, and each response's status, headers and body are validated against the
+ * document with Ajv (JSON Schema 2020-12). The last test checks every documented (operation,
+ * status) pair was seen, so documenting a status the code never sends fails too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../proxy/app.js';
+import { loadConfig } from '../../proxy/config.js';
+import { signSessionCookie } from '../../proxy/gate/session.js';
+import { createKeyStore } from '../../proxy/keys/store.js';
+import { failingReads } from '../../proxy/openapi/capture-examples.js';
+import { buildOpenApiDocument } from '../../proxy/openapi/document.js';
+import { catalogRoutes } from '../../proxy/openapi/routes-catalog.js';
+import { openStateDb, type StateDb } from '../../proxy/state/open.js';
+import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
+import type { SnapshotSource } from '../../snapshots/store/types.js';
+import { INTERNAL_KEY, SESSION_SECRET, T0, tempDir, testClock } from '../helpers/auth-fixtures.js';
+import { compileExampleCatalog, type CompiledCatalog } from '../helpers/example-catalog.js';
+import { createResponseValidator } from '../helpers/openapi-validator.js';
+
+type App = ReturnType<typeof createApp>;
+
+const doc = buildOpenApiDocument();
+const validator = createResponseValidator(doc);
+const seen = new Set<string>();
+/** Documented, but no request can make the code send it: the document is built from constants. */
+const UNREACHABLE = new Set(['getOpenApi 500']);
+
+const env = { CATALOG_INTERNAL_KEY: INTERNAL_KEY, CATALOG_SESSION_SECRET: SESSION_SECRET, CATALOG_TIER_LIMITS: 'free=1' };
+const internal = { 'X-Service-Internal-Key': INTERNAL_KEY };
+const gzip = { 'Accept-Encoding': 'gzip' };
+
+let catalog: CompiledCatalog;
+let tmp: ReturnType<typeof tempDir>;
+const states: StateDb[] = [];
+let main: App;
+let empty: App;
+let failing: App;
+let closedState: App;
+let partner: Record<string, string>;
+let exhausted: Record<string, string>;
+let ownKeyId: string;
+let otherTenantKeyId: string;
+
+function appOver(snapshots: SnapshotSource, name: string): { app: App; state: StateDb } {
+  const state = openStateDb(`${tmp.dir}/${name}.sqlite`);
+  states.push(state);
+  const app = createApp({ db: state, config: loadConfig(env), snapshots, clock: testClock(), logger: { error: () => undefined, info: () => undefined } });
+  return { app, state };
+}
+
+/** Sends one request, validates the answer against the document, records what it covered. */
+async function send(app: App, method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await app.request(url, init);
+  const copy = res.clone();
+  const checked = await validator.check(method, url, res);
+  for (const id of checked.operationIds) seen.add(`${id} ${checked.status}`);
+  return copy;
+}
+
+async function expectStatus(status: number, app: App, method: string, url: string, headers?: Record<string, string>, body?: unknown) {
+  const res = await send(app, method, url, headers, body);
+  expect(res.status, `${method} ${url}`).toBe(status);
+  return res;
+}
+
+beforeAll(async () => {
+  catalog = await compileExampleCatalog();
+  tmp = tempDir('catalog-openapi-state-');
+  const source = createFsSnapshotSource(catalog.root);
+  const m = appOver(source, 'main');
+  main = m.app;
+  const keys = createKeyStore(m.state, { clock: testClock() });
+  const own = keys.mint({ tenant: 'acme', tier: 'enterprise' });
+  partner = { Authorization: `Bearer ${own.key}` };
+  ownKeyId = own.keyId;
+  otherTenantKeyId = keys.mint({ tenant: 'globex', tier: 'free' }).keyId;
+  exhausted = { Authorization: `Bearer ${keys.mint({ tenant: 'acme', tier: 'free' }).key}` };
+  await main.request('/v1/catalog/summary', { headers: exhausted }); // its one request of this window
+  empty = appOver({ current: async () => null }, 'empty').app;
+  failing = appOver(failingReads(source), 'failing').app;
+  const c = appOver(source, 'closed');
+  closedState = c.app;
+  c.state.close(); // the state file fails under the admin routes: 500 internal
+});
+
+afterAll(() => {
+  for (const s of states) if (s.sqlite.open) s.close();
+  tmp?.cleanup();
+  catalog?.cleanup();
+});
+
+describe('catalog read routes answer as the document says', () => {
+  for (const route of catalogRoutes()) {
+    const { example } = route;
+    const withParam = (name: string, value: string) => {
+      const u = new URL(example, 'http://x');
+      u.searchParams.set(name, value);
+      return `${u.pathname}${u.search}`;
+    };
+
+    it(`${route.operationId}: 200 in gzip and plain JSON, HEAD, and 304 on a matching If-None-Match`, async () => {
+      await expectStatus(200, main, 'GET', example, partner);
+      const zipped = await expectStatus(200, main, 'GET', example, { ...partner, ...gzip });
+      await expectStatus(200, main, 'HEAD', example, partner);
+      await expectStatus(304, main, 'GET', example, { ...partner, ...gzip, 'If-None-Match': zipped.headers.get('etag')! });
+      if (route.list) {
+        await expectStatus(200, main, 'GET', withParam('page', '999'), partner);
+        const capped = await expectStatus(200, main, 'GET', withParam('limit', '500'), partner);
+        expect((await capped.json()).warnings).toContain('limit capped at 100');
+      }
+    });
+
+    it(`${route.operationId}: every documented error`, async () => {
+      await expectStatus(400, main, 'GET', withParam('bogus', '1'), partner);
+      await expectStatus(401, main, 'GET', example, route.access === 'public' ? { Authorization: 'Bearer not-a-key' } : {});
+      if (route.notFound) await expectStatus(404, main, 'GET', route.notFound, partner);
+      await expectStatus(405, main, 'POST', example, partner);
+      await expectStatus(429, main, 'GET', example, exhausted);
+      await expectStatus(500, failing, 'GET', example, internal);
+      await expectStatus(503, empty, 'GET', example, internal);
+    });
+  }
+
+  it('the public showcase answers without any credential', async () => {
+    await expectStatus(200, main, 'GET', '/v1/u/cosmictiger-x');
+  });
+});
+
+describe('key administration and the audit route answer as the document says', () => {
+  it('mintKey: 201, and 400, 401, 403, 405, 429, 500', async () => {
+    await expectStatus(201, main, 'POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme', tier: 'standard', expiresAt: '2027-12-31' });
+    await expectStatus(400, main, 'POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme', tier: 'gold' });
+    await expectStatus(401, main, 'POST', '/v1/admin/b2b-keys', {}, { tenant: 'acme' });
+    await expectStatus(403, main, 'POST', '/v1/admin/b2b-keys', partner, { tenant: 'acme' });
+    await expectStatus(405, main, 'PUT', '/v1/admin/b2b-keys', internal);
+    await expectStatus(429, main, 'POST', '/v1/admin/b2b-keys', exhausted, { tenant: 'acme' });
+    await expectStatus(500, closedState, 'POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme' });
+  });
+
+  it('listKeys: 200, and 400, 401, 403, 429, 500', async () => {
+    await expectStatus(200, main, 'GET', '/v1/admin/b2b-keys?tenant=acme', internal);
+    await expectStatus(400, main, 'GET', '/v1/admin/b2b-keys?bogus=1', internal);
+    await expectStatus(401, main, 'GET', '/v1/admin/b2b-keys');
+    await expectStatus(403, main, 'GET', '/v1/admin/b2b-keys', partner);
+    await expectStatus(429, main, 'GET', '/v1/admin/b2b-keys', exhausted);
+    await expectStatus(500, closedState, 'GET', '/v1/admin/b2b-keys', internal);
+  });
+
+  it('rotateKey and revokeKey: 201/200, and 400, 401, 403, 404, 405, 429, 500', async () => {
+    const minted = await (await expectStatus(201, main, 'POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme' })).json();
+    const rotated = await (await expectStatus(201, main, 'POST', `/v1/admin/b2b-keys/${minted.keyId}/rotate`, internal, { expiresAt: null })).json();
+    await expectStatus(400, main, 'POST', `/v1/admin/b2b-keys/${minted.keyId}/rotate`, internal);
+    await expectStatus(200, main, 'DELETE', `/v1/admin/b2b-keys/${rotated.keyId}`, internal);
+    for (const [method, url] of [['POST', '/v1/admin/b2b-keys/ZZZZZZZZ/rotate'], ['DELETE', '/v1/admin/b2b-keys/ZZZZZZZZ']]) {
+      await expectStatus(401, main, method, url);
+      await expectStatus(403, main, method, url, partner);
+      await expectStatus(404, main, method, url, internal);
+      await expectStatus(429, main, method, url, exhausted);
+      await expectStatus(500, closedState, method, url, internal);
+    }
+    await expectStatus(405, main, 'GET', '/v1/admin/b2b-keys/ZZZZZZZZ/rotate', internal);
+    await expectStatus(405, main, 'GET', '/v1/admin/b2b-keys/ZZZZZZZZ', internal);
+  });
+
+  it('getKeyAudit: 200 for the own tenant and the internal key, and 400, 401, 403, 404, 405, 429, 500', async () => {
+    const url = `/v1/admin/b2b-keys/${ownKeyId}/audit`;
+    await expectStatus(200, main, 'GET', `${url}?limit=2`, partner);
+    await expectStatus(200, main, 'GET', `${url}?since=2026-11-20`, internal);
+    await expectStatus(400, main, 'GET', `${url}?since=yesterday`, partner);
+    await expectStatus(401, main, 'GET', url);
+    const session = signSessionCookie(SESSION_SECRET, { sub: 'user-1', exp: Math.floor(T0 / 1000) + 3600 });
+    await expectStatus(403, main, 'GET', url, { Cookie: `catalog_session=${session}` });
+    await expectStatus(404, main, 'GET', `/v1/admin/b2b-keys/${otherTenantKeyId}/audit`, partner);
+    await expectStatus(405, main, 'POST', url, internal);
+    await expectStatus(429, main, 'GET', url, exhausted);
+    await expectStatus(500, closedState, 'GET', url, internal);
+  });
+});
+
+describe('paths outside the document', () => {
+  it('an unknown /v1 path is 401 without a key and 404 with one; a path outside /v1 is 404', async () => {
+    await expectStatus(401, main, 'GET', '/v1/nothing-here');
+    await expectStatus(404, main, 'GET', '/v1/nothing-here', partner);
+    await expectStatus(404, main, 'GET', '/elsewhere');
+  });
+});
+
+describe('GET /openapi.json answers as the document says', () => {
+  it('200 plain and gzip, HEAD, 304 and 405', async () => {
+    await expectStatus(200, main, 'GET', '/openapi.json');
+    const zipped = await expectStatus(200, main, 'GET', '/openapi.json', gzip);
+    await expectStatus(200, main, 'HEAD', '/openapi.json');
+    await expectStatus(304, main, 'GET', '/openapi.json', { ...gzip, 'If-None-Match': zipped.headers.get('etag')! });
+    await expectStatus(405, main, 'POST', '/openapi.json');
+  });
+});
+
+describe('coverage', () => {
+  it('when every test above ran, then every documented status of every operation was sent and validated', () => {
+    const missing: string[] = [];
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item) as { operationId: string; responses: Record<string, unknown> }[]) {
+        for (const status of Object.keys(op.responses)) {
+          const key = `${op.operationId} ${status}`;
+          if (!seen.has(key) && !UNREACHABLE.has(key)) missing.push(key);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
