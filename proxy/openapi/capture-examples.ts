@@ -22,7 +22,7 @@ import type { SnapshotSource } from '../../snapshots/store/types.js';
 import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
 import { catalogRoutes } from './routes-catalog.js';
 
-/** 30 s into a rate window, so a Retry-After example reads 30. */
+/** 30 s into a rate window (the 429 example's Retry-After reads 29: a second passes before it). */
 export const EXAMPLE_CLOCK_MS = Date.parse('2026-11-20T10:00:30.000Z');
 const EXAMPLE_REQUEST_ID = '2b7809ee-a149-4ec0-a969-f18cd4a7e5af';
 const EXAMPLE_SNAPSHOT_ID = '20261120T020000Z-0c1a2b3d';
@@ -34,9 +34,8 @@ interface Harness {
   call(method: string, path: string, headers?: Caller, body?: unknown): Promise<CapturedExample>;
 }
 
-function harness(snapshots: SnapshotSource, internalKey: string, dir: string, name: string) {
+function harness(snapshots: SnapshotSource, internalKey: string, dir: string, name: string, clock: () => number) {
   const state = openStateDb(join(dir, `${name}.sqlite`));
-  const clock = () => EXAMPLE_CLOCK_MS;
   const app = createApp({
     db: state,
     config: loadConfig({ CATALOG_INTERNAL_KEY: internalKey, CATALOG_TIER_LIMITS: 'free=1' }),
@@ -80,9 +79,13 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
   // A throwaway operator secret: the examples never show it.
   const internal = { 'X-Service-Internal-Key': randomBytes(24).toString('hex') };
   const source = createFsSnapshotSource(snapshotRoot);
-  const main = harness(source, internal['X-Service-Internal-Key'], dir, 'main');
-  const empty = harness({ current: async () => null }, internal['X-Service-Internal-Key'], dir, 'empty');
-  const broken = harness(failingReads(source), internal['X-Service-Internal-Key'], dir, 'broken');
+  // Moved on by a second between the two mints, so the key list has one order (by creation time).
+  let now = EXAMPLE_CLOCK_MS;
+  const clock = () => now;
+  const secret = internal['X-Service-Internal-Key'];
+  const main = harness(source, secret, dir, 'main', clock);
+  const empty = harness({ current: async () => null }, secret, dir, 'empty', clock);
+  const broken = harness(failingReads(source), secret, dir, 'broken', clock);
   try {
     const { h } = main;
     const operations: Record<string, CapturedExample> = {};
@@ -101,10 +104,11 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     errors[403] = expect(await h.call('GET', '/v1/admin/b2b-keys', partner), 403);
     errors[404] = expect(await h.call('GET', '/v1/cards/OP99-999', partner), 404);
     errors[405] = expect(await h.call('POST', '/v1/cards/OP01-001', partner), 405);
+    now += 1000;
     const free = { Authorization: `Bearer ${main.keys.mint({ tenant: 'acme', tier: 'free' }).key}` };
     expect(await h.call('GET', '/v1/catalog/summary', free), 200);
     errors[429] = expect(await h.call('GET', '/v1/catalog/summary', free), 429);
-    errors[500] = expect(await broken.h.call('GET', '/v1/cards/OP01-001', { 'X-Service-Internal-Key': internal['X-Service-Internal-Key'] }), 500);
+    errors[500] = expect(await broken.h.call('GET', '/v1/cards/OP01-001', internal), 500);
     errors[503] = expect(await empty.h.call('GET', '/v1/catalog/summary', internal), 503);
 
     operations.listKeys = expect(await h.call('GET', '/v1/admin/b2b-keys?tenant=acme', internal), 200);

@@ -53,7 +53,9 @@ const TAGS = [
   { name: 'Document', description: 'This OpenAPI document.' },
 ];
 
-export function buildOpenApiDocument(examples: OpenApiExamples = committedExamples()): OpenApiDocument {
+export function buildOpenApiDocument(committed: OpenApiExamples = committedExamples()): OpenApiDocument {
+  // A copy: the document is handed out, and must not share mutable values with the examples.
+  const examples = structuredClone(committed);
   const routes = catalogRoutes();
   const paths: Record<string, Record<string, Schema>> = {};
   const envelopes: Record<string, Schema> = {};
