@@ -2,7 +2,7 @@
  * The gate (API.md §4): runs before routing, so without a valid credential every `/v1` path is
  * 401, known or not, and routes cannot be probed. Caller kinds are tried in the fixed order:
  * bearer key, session cookie, internal key, same-origin anonymous; then the public showcase.
- * Paths outside `/v1` do not exist (404).
+ * Paths outside `/v1` do not exist (404); /openapi.json answers before the gate (app.ts).
  */
 import { getCookie } from 'hono/cookie';
 import type { MiddlewareHandler } from 'hono';
