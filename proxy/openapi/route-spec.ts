@@ -1,8 +1,15 @@
 /**
- * A catalog read route as the document describes it. Every partner GET route is one `ReadRoute`
- * value in routes-catalog.ts; `readOperation` turns it into the operation with the responses every
- * read shares (200 envelope, 304, and the errors of API.md §6), so documenting a new route is one
- * entry there (and `npm run openapi` to capture its example).
+ * How a route enters the document.
+ *
+ * - A catalog read (an enveloped JSON document or list page from the snapshot): one `ReadRoute`
+ *   value in routes-catalog.ts; `readOperation` gives it the responses every read shares (200
+ *   envelope, 304, and the errors of API.md §6).
+ * - Anything else (other bodies, statuses or headers, e.g. the admin routes): `customOperation`
+ *   with its success response and error statuses, in a routes-*.ts file whose paths document.ts
+ *   merges; a new error status or header goes into responses.ts / headers.ts first.
+ *
+ * Then `npm run openapi` captures the example (capture-examples.ts makes the request) and rewrites
+ * docs/openapi.json; test/openapi/ fails until the document, the examples and the app agree.
  */
 import type { DocumentKind } from '../../snapshots/envelope.js';
 import { envelopeSchema } from './schemas-common.js';
@@ -10,6 +17,53 @@ import type { OpenApiExamples } from './examples.js';
 import { RATE_HEADERS, headerSet } from './headers.js';
 import { responseRef, type ErrorStatus } from './responses.js';
 import type { Schema } from './schema-kit.js';
+
+export interface CustomOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  security: Schema[];
+  /** Parameter component names. */
+  parameters?: string[];
+  requestBody?: Schema;
+  /** The success status and its body (one media type) and headers. */
+  status: number;
+  statusDescription?: string;
+  mediaType?: string;
+  body: Schema;
+  headers: Record<string, Schema>;
+  errors: ErrorStatus[];
+  /** Other documented responses by status (e.g. 304, 206), as response objects or references. */
+  more?: Record<string, Schema>;
+}
+
+/** An operation written out; its success example is the captured answer of `operationId`, if any. */
+export function customOperation(tag: string, op: CustomOperation, examples: OpenApiExamples): Schema {
+  const example = examples.operations[op.operationId];
+  return {
+    operationId: op.operationId,
+    tags: [tag],
+    summary: op.summary,
+    description: op.description,
+    security: op.security,
+    ...(op.parameters ? { parameters: op.parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) } : {}),
+    ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+    responses: {
+      [op.status]: {
+        description: op.statusDescription ?? (op.status === 201 ? 'Created.' : 'OK.'),
+        headers: op.headers,
+        content: {
+          [op.mediaType ?? 'application/json']: {
+            schema: op.body,
+            ...(example === undefined ? {} : { examples: { [op.operationId]: { summary: example.request, value: example.body } } }),
+          },
+        },
+      },
+      ...op.more,
+      ...Object.fromEntries(op.errors.map((status) => [status, responseRef(status)])),
+    },
+  };
+}
 
 export interface ReadRoute {
   /** OpenAPI path (`/v1/cards/{id}`). */
@@ -43,32 +97,20 @@ export function readEnvelopeSchema(route: ReadRoute): Schema {
 }
 
 export function readOperation(route: ReadRoute, examples: OpenApiExamples): Schema {
-  const example = examples.operations[route.operationId];
-  const errors: ErrorStatus[] = [400, 401, ...(route.notFound ? [404 as const] : []), 405, 429, 500, 503];
-  const headers = headerSet(
-    ['X-Request-Id', 'ETag', 'Cache-Control', 'Vary', 'X-Snapshot-Id'],
-    ['Content-Encoding', ...(route.list ? ['Link'] : []), ...RATE_HEADERS],
-  );
-  return {
+  return customOperation(route.tag, {
     operationId: route.operationId,
-    tags: [route.tag],
     summary: route.summary,
     description: `${route.description}\n\nAlso answers HEAD (the same headers, no body).`,
     security: route.access === 'public' ? PUBLIC_SECURITY : PARTNER_SECURITY,
-    parameters: route.parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })),
-    responses: {
-      200: {
-        description: `An envelope of kind \`${route.kind}\`${route.list ? ' with a page block' : ''}.`,
-        headers,
-        content: {
-          'application/json': {
-            schema: { $ref: `#/components/schemas/${route.envelope}` },
-            ...(example === undefined ? {} : { examples: { [route.operationId]: { summary: example.request, value: example.body } } }),
-          },
-        },
-      },
-      304: responseRef(304),
-      ...Object.fromEntries(errors.map((status) => [status, responseRef(status)])),
-    },
-  };
+    parameters: route.parameters,
+    status: 200,
+    statusDescription: `An envelope of kind \`${route.kind}\`${route.list ? ' with a page block' : ''}.`,
+    body: { $ref: `#/components/schemas/${route.envelope}` },
+    headers: headerSet(
+      ['X-Request-Id', 'ETag', 'Cache-Control', 'Vary', 'X-Snapshot-Id'],
+      ['Content-Encoding', ...(route.list ? ['Link'] : []), ...RATE_HEADERS],
+    ),
+    more: { 304: responseRef(304) },
+    errors: [400, 401, ...(route.notFound ? [404 as const] : []), 405, 429, 500, 503],
+  }, examples);
 }
