@@ -6,7 +6,8 @@
  *
  * Operator-side failures (a CatalogError whose status is 500, such as `io`) and unknown exceptions
  * become 500 `internal` with a fixed message: their text can hold file paths or stack frames. They
- * are logged with the request id so the operator can find them.
+ * are logged with the request id so the operator can find them. A state-file fault (503
+ * `state_unavailable`) is public but is an operator's problem too, so it is logged as well, once.
  */
 import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
@@ -23,9 +24,15 @@ const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
   not_found: 'not_found',
   method_not_allowed: 'method_not_allowed',
   rate_limited: 'rate_limited',
+  request_timeout: 'request_timeout',
+  headers_too_large: 'headers_too_large',
   unavailable: 'unavailable',
+  state_unavailable: 'state_unavailable',
   source_unreachable: 'unavailable',
 };
+
+/** Details of a CatalogError copied into its log line. */
+const LOGGED_DETAILS = ['key', 'snapshotId', 'sqlite'] as const;
 
 const INTERNAL_MESSAGE = 'The server failed to answer this request; quote the requestId when reporting it.';
 
@@ -61,16 +68,32 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
     }
     if (code === 'method_not_allowed' && typeof err.details.allow === 'string') extra.Allow = err.details.allow;
     if (code === 'rate_limited' && typeof err.details.retryAfter === 'number') extra['Retry-After'] = String(err.details.retryAfter);
+    if (code === 'state_unavailable') {
+      extra['Retry-After'] = '1';
+      logFailure(c, 'state file unavailable', err);
+    }
     return render(c, code, err.message, extra);
   }
 
-  function internal(c: Context<ProxyEnv>, err: unknown): Response {
-    logger.error('request failed', {
+  function logFailure(c: Context<ProxyEnv>, message: string, err: unknown): void {
+    const fields: Record<string, unknown> = {
       requestId: c.get('requestId') ?? null,
       method: c.req.method,
       route: c.get('routePattern') ?? '(unmatched)',
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    });
+    };
+    if (isCatalogError(err)) {
+      // The code and the operator-facing details (an object key, a snapshot id, an SQLite code);
+      // details never carry a credential (gate errors are public codes and are not logged).
+      fields.code = err.code;
+      for (const name of LOGGED_DETAILS) if (err.details[name] !== undefined) fields[name] = err.details[name];
+    }
+    fields.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    if (isCatalogError(err) && err.cause instanceof Error) fields.cause = err.cause.message;
+    logger.error(message, fields);
+  }
+
+  function internal(c: Context<ProxyEnv>, err: unknown): Response {
+    logFailure(c, 'request failed', err);
     return render(c, 'internal', INTERNAL_MESSAGE, {});
   }
 
