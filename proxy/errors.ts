@@ -93,7 +93,9 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
   }
 
   function internal(c: Context<ProxyEnv>, err: unknown): Response {
-    logFailure(c, 'request failed', err);
+    // A client that hung up (or was cut off for sending too slowly) while its request was read is
+    // not a server fault: nobody receives this answer, and a slowloris would otherwise fill the log.
+    if (c.req.raw.signal?.aborted !== true) logFailure(c, 'request failed', err);
     return render(c, 'internal', INTERNAL_MESSAGE, {});
   }
 
