@@ -10,6 +10,8 @@ export interface Received {
   requestId: string;
   /** Body bytes received (the whole body: a cut one is recorded as failed). */
   bytes: number;
+  /** The RateLimit header, when sent. */
+  rateLimit?: string;
 }
 
 export interface LoadResult {
@@ -19,7 +21,10 @@ export interface LoadResult {
 }
 
 export interface Load {
+  /** Stops sending and resolves once every request in flight has ended. */
   stop(): Promise<LoadResult>;
+  /** With `maxRequests`: resolves once all of them have ended. */
+  finished(): Promise<LoadResult>;
   /** Resolves once `n` answers have been received. */
   receivedAtLeast(n: number): Promise<void>;
   readonly result: LoadResult;
@@ -47,7 +52,7 @@ export function startLoad(options: { url: string; paths: string[]; headers: Reco
         const res = await request(`${options.url}${path}`, { headers: options.headers, dispatcher: agent });
         hadHeaders = true;
         const body = Buffer.from(await res.body.arrayBuffer());
-        result.received.push({ status: res.statusCode, requestId: String(res.headers['x-request-id']), bytes: body.length });
+        result.received.push({ status: res.statusCode, requestId: String(res.headers['x-request-id']), bytes: body.length, rateLimit: res.headers.ratelimit as string | undefined });
         notify();
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
@@ -59,13 +64,17 @@ export function startLoad(options: { url: string; paths: string[]; headers: Reco
   };
   const loops = Promise.all(Array.from({ length: options.connections }, (_, i) => loop(i)));
 
+  const finished = async () => {
+    await loops;
+    await agent.close().catch(() => undefined);
+    return result;
+  };
   return {
-    async stop() {
+    stop() {
       stopped = true;
-      await loops;
-      await agent.close().catch(() => undefined);
-      return result;
+      return finished();
     },
+    finished,
     receivedAtLeast(n) {
       return new Promise((resolve) => {
         waiters.push({ n, resolve });

@@ -78,7 +78,7 @@ describe('SIGKILL of the whole proxy under load', () => {
     // After the last kill: restart on the same state file and keep going, so the count carries on.
     const server = await serve();
     const after = startLoad({ url: server.url, paths: PATHS, headers: { authorization: `Bearer ${key}` }, connections: 8, maxRequests: 100 });
-    received.push(...(await after.stop()).received);
+    received.push(...(await after.finished()).received);
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
     running.delete(server);
