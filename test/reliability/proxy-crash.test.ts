@@ -3,7 +3,7 @@
  * primary and workers at once, at a random moment under concurrent load, restarted on the same state
  * file and loaded again. Afterwards every answer a client received has its audit row (same request
  * id, same status), and in no rate window did the key get more 200s than its limit, across the kill.
- * RELIABILITY_TRIALS (default 3) sets the number of kills; scripts/reliability-soak.sh runs more.
+ * RELIABILITY_TRIALS (default 2) sets the number of kills; scripts/reliability-soak.sh runs more.
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,7 @@ import { startLoad, type Received } from '../helpers/load.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { FIXTURE_CARD_IDS, writeFixtureSnapshot } from '../helpers/snapshot-fixture.js';
 
-const TRIALS = Number(process.env.RELIABILITY_TRIALS ?? 3);
+const TRIALS = Number(process.env.RELIABILITY_TRIALS ?? 2);
 const LIMIT = 150;
 
 let dir: string;
