@@ -12,6 +12,7 @@
 import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import type { ProxyEnv } from './env.js';
+import { redactKeys } from './keys/format.js';
 import { respond as respondWithHeaders } from './http/response-headers.js';
 import type { ProxyLogger } from './logger.js';
 
@@ -47,7 +48,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
   const { realm, logger } = options;
 
   function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
-    const body = JSON.stringify({ error: code, message, requestId: c.get('requestId') ?? null });
+    const body = JSON.stringify({ error: code, message: redactKeys(message), requestId: c.get('requestId') ?? null });
     const length = Buffer.byteLength(body);
     // respond() also carries the request's shared headers (X-Request-Id, RateLimit on a 429).
     return respondWithHeaders(c, body, ERROR_CODES[code].status, {
@@ -87,7 +88,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
       fields.code = err.code;
       for (const name of LOGGED_DETAILS) if (err.details[name] !== undefined) fields[name] = err.details[name];
     }
-    fields.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    fields.error = redactKeys(err instanceof Error ? (err.stack ?? err.message) : String(err));
     if (isCatalogError(err) && err.cause instanceof Error) fields.cause = err.cause.message;
     logger.error(message, fields);
   }

@@ -11,6 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { GroupCommit } from '../state/group-commit.js';
 import { rejectedKeyOf } from '../gate/gate.js';
+import { redactKeys } from '../keys/format.js';
 import { isStateUnavailable, rethrowStateFault } from '../state/state-fault.js';
 import { UNMATCHED_ROUTE, type AuditEntry } from './row.js';
 import type { AuditWriter } from './writer.js';
@@ -38,7 +39,8 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number, 
       status: c.res.status,
       timestampMs,
       requestId: c.get('requestId'),
-      path: c.req.path,
+      // A key pasted into the path is not stored (only its public key ID is).
+      path: redactKeys(c.req.path),
       bytes: known !== undefined ? known : length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
       durationMs: performance.now() - started,
       snapshotId: c.get('snapshotId') ?? null,
