@@ -12,6 +12,7 @@ import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
 import { INTERNAL_KEY, tempDir, testClock, type LogLine, type TestClock } from './auth-fixtures.js';
+import { compiledCatalog, type CompiledCatalog } from './compiled-catalog.js';
 import { writeFixtureSnapshot, type FixtureSnapshot } from './snapshot-fixture.js';
 
 export interface FixtureWorld {
@@ -77,4 +78,18 @@ export async function fixtureWorld(): Promise<FixtureWorld> {
       tmp.cleanup();
     },
   };
+}
+
+/**
+ * A world whose app serves a freshly compiled catalog (helpers/compiled-catalog.ts) with every tier's
+ * limit out of reach: for suites that look for faults and leaks, not 429s (limits have their own).
+ */
+export async function compiledWorld(env: NodeJS.ProcessEnv = {}): Promise<{ world: FixtureWorld; catalog: CompiledCatalog; app: ReturnType<FixtureWorld['app']> }> {
+  const catalog = await compiledCatalog();
+  const world = await fixtureWorld();
+  const app = world.app({
+    snapshots: createFsSnapshotSource(catalog.root),
+    env: { CATALOG_INTERNAL_KEY: INTERNAL_KEY, CATALOG_TIER_LIMITS: 'free=10000000,standard=10000000,enterprise=10000000', ...env },
+  });
+  return { world, catalog, app };
 }

@@ -6,11 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
-import { INTERNAL_KEY, SESSION_SECRET } from '../helpers/auth-fixtures.js';
-import { compiledCatalog, type CompiledCatalog } from '../helpers/compiled-catalog.js';
+import { SESSION_SECRET } from '../helpers/auth-fixtures.js';
+import type { CompiledCatalog } from '../helpers/compiled-catalog.js';
 import { answerOf, problemWith } from '../helpers/documented-answer.js';
-import { fixtureWorld, type FixtureWorld } from '../helpers/fixture-app.js';
+import { compiledWorld, type FixtureWorld } from '../helpers/fixture-app.js';
 import { FUZZ_RUNS, hostileRequest, type HostileRequest } from '../helpers/hostile-requests.js';
 
 let w: FixtureWorld;
@@ -18,13 +17,7 @@ let catalog: CompiledCatalog;
 let app: ReturnType<FixtureWorld['app']>;
 
 beforeAll(async () => {
-  catalog = await compiledCatalog();
-  w = await fixtureWorld();
-  app = w.app({
-    snapshots: createFsSnapshotSource(catalog.root),
-    // Limits out of reach: the fuzzer looks for faults, not 429s (those are tested on their own).
-    env: { CATALOG_INTERNAL_KEY: INTERNAL_KEY, CATALOG_SESSION_SECRET: SESSION_SECRET, CATALOG_PUBLIC_ORIGINS: 'https://app.example.test', CATALOG_TIER_LIMITS: 'free=10000000,standard=10000000' },
-  });
+  ({ world: w, catalog, app } = await compiledWorld({ CATALOG_SESSION_SECRET: SESSION_SECRET, CATALOG_PUBLIC_ORIGINS: 'https://app.example.test' }));
 });
 afterAll(() => w?.close());
 
