@@ -6,11 +6,13 @@
  *
  * Operator-side failures (a CatalogError whose status is 500, such as `io`) and unknown exceptions
  * become 500 `internal` with a fixed message: their text can hold file paths or stack frames. They
- * are logged with the request id so the operator can find them.
+ * are logged with the request id so the operator can find them. A state-file fault (503
+ * `state_unavailable`) is public but is an operator's problem too, so it is logged as well, once.
  */
 import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import type { ProxyEnv } from './env.js';
+import { redactKeys } from './keys/format.js';
 import { respond as respondWithHeaders } from './http/response-headers.js';
 import type { ProxyLogger } from './logger.js';
 
@@ -23,9 +25,15 @@ const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
   not_found: 'not_found',
   method_not_allowed: 'method_not_allowed',
   rate_limited: 'rate_limited',
+  request_timeout: 'request_timeout',
+  headers_too_large: 'headers_too_large',
   unavailable: 'unavailable',
+  state_unavailable: 'state_unavailable',
   source_unreachable: 'unavailable',
 };
+
+/** Details of a CatalogError copied into its log line. */
+const LOGGED_DETAILS = ['key', 'snapshotId', 'sqlite'] as const;
 
 const INTERNAL_MESSAGE = 'The server failed to answer this request; quote the requestId when reporting it.';
 
@@ -40,7 +48,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
   const { realm, logger } = options;
 
   function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
-    const body = JSON.stringify({ error: code, message, requestId: c.get('requestId') ?? null });
+    const body = JSON.stringify({ error: code, message: redactKeys(message), requestId: c.get('requestId') ?? null });
     const length = Buffer.byteLength(body);
     // respond() also carries the request's shared headers (X-Request-Id, RateLimit on a 429).
     return respondWithHeaders(c, body, ERROR_CODES[code].status, {
@@ -61,16 +69,34 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
     }
     if (code === 'method_not_allowed' && typeof err.details.allow === 'string') extra.Allow = err.details.allow;
     if (code === 'rate_limited' && typeof err.details.retryAfter === 'number') extra['Retry-After'] = String(err.details.retryAfter);
+    if (code === 'state_unavailable') {
+      extra['Retry-After'] = '1';
+      logFailure(c, 'state file unavailable', err);
+    }
     return render(c, code, err.message, extra);
   }
 
-  function internal(c: Context<ProxyEnv>, err: unknown): Response {
-    logger.error('request failed', {
+  function logFailure(c: Context<ProxyEnv>, message: string, err: unknown): void {
+    const fields: Record<string, unknown> = {
       requestId: c.get('requestId') ?? null,
       method: c.req.method,
       route: c.get('routePattern') ?? '(unmatched)',
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    });
+    };
+    if (isCatalogError(err)) {
+      // The code and the operator-facing details (an object key, a snapshot id, an SQLite code);
+      // details never carry a credential (gate errors are public codes and are not logged).
+      fields.code = err.code;
+      for (const name of LOGGED_DETAILS) if (err.details[name] !== undefined) fields[name] = err.details[name];
+    }
+    fields.error = redactKeys(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    if (isCatalogError(err) && err.cause instanceof Error) fields.cause = err.cause.message;
+    logger.error(message, fields);
+  }
+
+  function internal(c: Context<ProxyEnv>, err: unknown): Response {
+    // A client that hung up (or was cut off for sending too slowly) while its request was read is
+    // not a server fault: nobody receives this answer, and a slowloris would otherwise fill the log.
+    if (c.req.raw.signal?.aborted !== true) logFailure(c, 'request failed', err);
     return render(c, 'internal', INTERNAL_MESSAGE, {});
   }
 

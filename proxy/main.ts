@@ -18,15 +18,15 @@
  *   console.log(server.url);  await server.closed;
  */
 import cluster, { type Worker } from 'node:cluster';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { getRequestListener } from '@hono/node-server';
 import { CatalogError } from '../snapshots/errors.js';
 import { createFsSnapshotSource } from '../snapshots/store/fs.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import { rawError, rawErrorResponse } from './http/raw-error.js';
 import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
 import { startAuditRetention } from './audit/retention.js';
@@ -36,8 +36,16 @@ import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoi
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Longest request target (path + query) accepted; longer ones get a JSON 400 before the app runs. */
 export const MAX_URL_BYTES = 8 * 1024;
+/** A client must have sent its request line and headers within this (slowloris), … */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** … and its whole request, body included, within this; past either it gets 408 and is closed. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often node:http looks for connections past those timeouts. Node's default is 30 s, which
+ * would let a slow client hold a socket up to 40 s instead of 10; a sweep of the connection list
+ * once a second costs nothing measurable.
+ */
+export const CONNECTIONS_CHECK_MS = 1_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** Longest a SIGTERM waits for in-flight requests before closing their sockets. */
 export const DRAIN_TIMEOUT_MS = 10_000;
@@ -64,6 +72,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Install SIGTERM/SIGINT handlers (default true; tests that call stop() may turn it off). */
   handleSignals?: boolean;
+  /** Client timeouts in ms (defaults HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); tests use short ones. */
+  timeouts?: { headersMs?: number; requestMs?: number; checkMs?: number };
 }
 
 export interface RunningServer {
@@ -90,6 +100,11 @@ function checkOptions(o: ServerOptions): void {
   if (o.host.length === 0) throw usage('--host must not be empty', 'host');
   if (o.snapshots.length === 0) throw usage('--snapshots must name the snapshot root', 'snapshots');
   if (o.state.length === 0) throw usage('--state must name the state file', 'state');
+  const t = o.timeouts ?? {};
+  for (const [name, value] of Object.entries(t)) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw usage(`timeouts.${name} must be a whole number of ms >= 1, got ${value}`, `timeouts.${name}`);
+  }
+  if ((t.headersMs ?? HEADERS_TIMEOUT_MS) > (t.requestMs ?? REQUEST_TIMEOUT_MS)) throw usage('timeouts.headersMs must not exceed timeouts.requestMs', 'timeouts');
 }
 
 const stderrLog = (line: string) => {
@@ -144,13 +159,17 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
       db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(),
     });
     const appListener = getRequestListener(app.fetch);
-    server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    server = createServer({
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: options.timeouts?.checkMs ?? CONNECTIONS_CHECK_MS,
+    }, (req, res) => {
       if (rejectLongUrl(req, res)) return;
       void appListener(req, res);
     });
-    server.headersTimeout = HEADERS_TIMEOUT_MS;
-    server.requestTimeout = REQUEST_TIMEOUT_MS;
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.on('clientError', answerClientError);
     await listen(server, options.host, options.port);
   } catch (err) {
     state.close();
@@ -236,18 +255,30 @@ function drain(server: Server): Promise<void> {
  */
 function rejectLongUrl(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.url?.length ?? 0) <= MAX_URL_BYTES) return false;
-  const err = new CatalogError('invalid_parameter', `the request URL is longer than ${MAX_URL_BYTES} bytes`, { parameter: 'url' });
-  const requestId = randomUUID();
-  const body = JSON.stringify({ error: err.code, message: err.message, requestId });
-  res.writeHead(err.status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-    'X-Request-Id': requestId,
-    Connection: 'close',
-  });
+  const { status, headers, body } = rawError(new CatalogError('invalid_parameter', `the request URL is longer than ${MAX_URL_BYTES} bytes`, { parameter: 'url' }));
+  res.writeHead(status, headers);
   res.end(body);
   return true;
+}
+
+/**
+ * A request node:http refused before the app could see it: headers over MAX_HEADER_BYTES (431), a
+ * client too slow with its headers or body (408), bytes that are not HTTP/1.1 (400). Answered with
+ * the JSON error body, then the socket is closed. Like Node's own handler, nothing is written when
+ * a response on that socket has already started (it would corrupt it); the socket is just closed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || (inFlight && inFlight.headersSent)) {
+    socket.destroy();
+    return;
+  }
+  const refusal = err.code === 'HPE_HEADER_OVERFLOW'
+    ? new CatalogError('headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes`)
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new CatalogError('request_timeout', 'the request was not received in time; send the headers and body without pauses')
+      : new CatalogError('invalid_parameter', `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`, { parameter: 'request' });
+  socket.end(rawErrorResponse(refusal), () => socket.destroy());
 }
 
 /** The cluster parent: validates once, forks, restarts, forwards signals; serves nothing itself. */

@@ -13,9 +13,19 @@ export const ERROR_CODES = {
   forbidden: { status: 403, exit: 77 },
   not_found: { status: 404, exit: 66 },
   method_not_allowed: { status: 405, exit: 64 },
+  /** The client sent its request line and headers too slowly, or its body too slowly (docs/api.md). */
+  request_timeout: { status: 408, exit: 75 },
   rate_limited: { status: 429, exit: 75 },
+  /** Request line + headers over the server's limit (16 KiB), e.g. an oversize Authorization. */
+  headers_too_large: { status: 431, exit: 64 },
   internal: { status: 500, exit: 70 },
   unavailable: { status: 503, exit: 69 },
+  /**
+   * The proxy's state file (keys, counters, audit) cannot be read or written right now: locked past
+   * the busy timeout, read-only, full, or failing I/O. Bearer requests fail closed with it: no answer
+   * leaves without its audit row.
+   */
+  state_unavailable: { status: 503, exit: 69 },
   // CLI / operator-facing
   usage: { status: 400, exit: 64 },
   invalid_source: { status: 500, exit: 65 },
@@ -23,6 +33,8 @@ export const ERROR_CODES = {
   verify_failed: { status: 500, exit: 65 },
   config: { status: 500, exit: 78 },
   io: { status: 500, exit: 74 },
+  /** A stored snapshot object that is not the gzip it should be (truncated, corrupted); `catalog verify` names it too. */
+  corrupt_object: { status: 500, exit: 65 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

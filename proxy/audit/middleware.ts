@@ -5,12 +5,14 @@
  * The row is committed after the response is made and before it is handed to the server: the
  * middleware awaits the group commit (state/group-commit.ts) that carries the row, so rows of
  * requests finishing in the same event-loop turn share one transaction, and a failed commit fails
- * the request (500) instead of answering it without its row.
+ * the request (503 state_unavailable) instead of answering it without its row (fail closed).
  */
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { GroupCommit } from '../state/group-commit.js';
 import { rejectedKeyOf } from '../gate/gate.js';
+import { redactKeys } from '../keys/format.js';
+import { isStateUnavailable, rethrowStateFault } from '../state/state-fault.js';
 import { UNMATCHED_ROUTE, type AuditEntry } from './row.js';
 import type { AuditWriter } from './writer.js';
 
@@ -24,6 +26,9 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number, 
       ? { keyId: auth.keyId, tenant: auth.tenant }
       : rejectedKeyOf(c.error);
     if (!subject) return;
+    // The state file already refused this request (its counter could not be written): the answer is
+    // that 503, and trying the row too would wait out the busy timeout a second time for nothing.
+    if (isStateUnavailable(c.error)) return;
     // respond() records the length; reading c.res.headers would undo the adapter's fast path.
     const known = c.get('responseBytes');
     const length = known !== undefined ? null : c.res.headers.get('Content-Length');
@@ -34,11 +39,21 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number, 
       status: c.res.status,
       timestampMs,
       requestId: c.get('requestId'),
-      path: c.req.path,
+      // A key pasted into the path is not stored (only its public key ID is).
+      path: redactKeys(c.req.path),
       bytes: known !== undefined ? known : length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
       durationMs: performance.now() - started,
       snapshotId: c.get('snapshotId') ?? null,
     };
-    await commits.run(() => writer.record(entry));
+    try {
+      await commits.run(() => writer.record(entry));
+    } catch (err) {
+      // Fail closed: the answer that was made is dropped (a streamed body is cancelled) and the
+      // error response replaces it. c.res is cleared first: Hono's setter would otherwise copy the
+      // dropped answer's headers (Content-Encoding, ETag, Content-Length…) onto the error response.
+      void c.res.body?.cancel().catch(() => undefined);
+      c.res = undefined;
+      rethrowStateFault(err);
+    }
   };
 }

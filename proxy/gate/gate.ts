@@ -11,6 +11,7 @@ import type { ProxyConfig } from '../config.js';
 import type { AuthContext, ProxyEnv } from '../env.js';
 import type { KeyStore } from '../keys/store.js';
 import { createTurnCheck } from '../keys/turn-check.js';
+import { guardState } from '../state/state-fault.js';
 import { readBearer } from './bearer.js';
 import { familyOf } from './families.js';
 import { isFirstParty } from './first-party.js';
@@ -49,7 +50,8 @@ export function createGate(deps: GateDeps): MiddlewareHandler<ProxyEnv> {
   function identify(c: Parameters<MiddlewareHandler<ProxyEnv>>[0]): AuthContext | null {
     const bearer = readBearer(c.req.header('Authorization'));
     if (bearer.kind !== 'absent') {
-      const result = bearer.kind === 'key' ? checkKey(bearer.key) : ({ ok: false, reason: 'malformed' } as const);
+      const presented = bearer.kind === 'key' ? bearer.key : null;
+      const result = presented !== null ? guardState(() => checkKey(presented)) : ({ ok: false, reason: 'malformed' } as const);
       if (result.ok) return { kind: 'bearer', keyId: result.key.keyId, tenant: result.key.tenant, tier: result.key.tier };
       const rejectedKey: RejectedKey | undefined = 'key' in result && result.key ? { keyId: result.key.keyId, tenant: result.key.tenant } : undefined;
       throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE, { invalidToken: true, reason: result.reason, rejectedKey });

@@ -18,6 +18,18 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // 248 = 4 * 62: bytes at or above it are dropped so every character is equally likely (no modulo bias).
 const UNBIASED_BYTE_LIMIT = 248;
 
+/** A key anywhere in a text (a key pasted into a URL path, a search query). */
+const KEY_ANYWHERE = /rxk_([0-9A-Za-z]{8})[0-9A-Za-z]{24}/g;
+
+/**
+ * `text` with every key-shaped substring cut to its public key ID (`rxk_4fZk2QpA…`). Applied to what
+ * the proxy echoes or stores from a request (error messages, audit paths, log lines), because a
+ * partner who pastes a key into a URL must not find it in an error body, the audit log or a log file.
+ */
+export function redactKeys(text: string): string {
+  return text.includes(KEY_PREFIX) ? text.replace(KEY_ANYWHERE, `${KEY_PREFIX}$1…`) : text;
+}
+
 export function isKeyFormat(value: string): boolean {
   return KEY_PATTERN.test(value);
 }

@@ -10,6 +10,7 @@ import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
 import { responseHeadersOf } from '../http/response-headers.js';
 import type { GroupCommit } from '../state/group-commit.js';
+import { rethrowStateFault } from '../state/state-fault.js';
 import type { RateLimiter } from './counter.js';
 import { rateLimitHeader, rateLimitPolicyHeader } from './headers.js';
 
@@ -18,7 +19,8 @@ export function createRateLimit(limiter: RateLimiter, commits: GroupCommit): Mid
     const auth = c.get('auth');
     if (auth?.kind !== 'bearer' || !auth.keyId || !auth.tier) return next();
     const { keyId, tier } = auth;
-    const decision = await commits.run(() => limiter.hit(keyId, tier));
+    // A state file that cannot count the request fails it (503 state_unavailable): never unlimited.
+    const decision = await commits.run(() => limiter.hit(keyId, tier)).catch(rethrowStateFault);
     // Into the request's shared headers, so every answer carries them, errors and 429 included
     // (the request-id middleware adds them to responses not built through respond()).
     const headers = responseHeadersOf(c);

@@ -3,8 +3,15 @@
  * computed once, when an object enters the cache. Misses are not cached: snapshots are immutable so
  * it would be correct, but a 404 is one cheap stat to re-check, and caching misses would let anyone
  * fill the cache with ids that do not exist. Concurrent requests for one object share one read.
+ *
+ * Every object read from the store is checked to be one complete gzip stream (gunzip checks its
+ * CRC-32 and length trailer) before it is cached or a byte of it is sent: a truncated or corrupted
+ * file becomes a 500 whose log line names the key (code `corrupt_object`), not a 200 whose body
+ * passes through intact-looking and fails in the client's gunzip. The check runs once per cache
+ * fill; `catalog verify` finds the same files by their manifest hash.
  */
 import { gunzipSync } from 'node:zlib';
+import { CatalogError } from '../../snapshots/errors.js';
 import { sha256Hex } from '../../snapshots/codec.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
 import type { ObjectCache } from './object-cache.js';
@@ -55,7 +62,9 @@ export function createObjectLoader(cache: ObjectCache<ServedObject>): ObjectLoad
       const read = (async () => {
         try {
           const bytes = await reader.get(key);
-          return bytes === null ? null : remember(cacheKey, bytes);
+          if (bytes === null) return null;
+          checkGzip(bytes, reader.id, key);
+          return remember(cacheKey, bytes);
         } finally {
           inflight.delete(cacheKey);
         }
@@ -76,4 +85,14 @@ export function createObjectLoader(cache: ObjectCache<ServedObject>): ObjectLoad
     },
     cache,
   };
+}
+
+/** Throws `corrupt_object` naming the key when `bytes` is not one complete, intact gzip stream. */
+export function checkGzip(bytes: Buffer, snapshotId: string, key: string): void {
+  try {
+    gunzipSync(bytes);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CatalogError('corrupt_object', `object ${key} of snapshot ${snapshotId} is not a complete gzip stream (${reason}); run catalog verify`, { key, snapshotId }, { cause: err });
+  }
 }

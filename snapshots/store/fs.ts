@@ -7,7 +7,7 @@
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
 import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { writeFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { writeFile, mkdir, readdir, rm, unlink } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
@@ -127,6 +127,10 @@ export async function pruneSnapshots(root: string, keep: number, except: string[
   const removed: string[] = [];
   for (const s of all) {
     if (keepSet.has(s.id)) continue;
+    // The manifest goes first: a prune killed half-way leaves a folder without one, which every
+    // reader treats as incomplete (never published, removed by the next compile), instead of a
+    // folder that claims to be complete while objects are missing from it.
+    await unlink(join(root, s.id, MANIFEST_FILE)).catch(() => undefined);
     await rm(join(root, s.id), { recursive: true, force: true });
     removed.push(s.id);
   }

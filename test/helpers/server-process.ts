@@ -30,8 +30,9 @@ export interface ServerProcess {
   waitForStderr(text: string, timeoutMs?: number): Promise<void>;
 }
 
-export async function startServerProcess(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CATALOG_BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `detached`: the server leads its own process group, so `process.kill(-pid, 'SIGKILL')` kills it and its workers at once. */
+export async function startServerProcess(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; detached?: boolean } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [CATALOG_BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached === true });
   let out = '';
   let err = '';
   const stderrWaiters: (() => void)[] = [];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../snapshots/codec.js';
 import { createFsSnapshotSource, createFsSnapshotWriter } from '../../../snapshots/store/fs.js';
@@ -17,7 +18,7 @@ let root: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'catalog-cache-'));
   const writer = createFsSnapshotWriter(root, SNAPSHOT_ID);
-  for (let i = 0; i < OBJECT_COUNT; i++) await writer.put(`v1/figures/f-${i}.json.gz`, randomBytes(OBJECT_BYTES));
+  for (let i = 0; i < OBJECT_COUNT; i++) await writer.put(`v1/figures/f-${i}.json.gz`, gzipSync(randomBytes(OBJECT_BYTES)));
   await switchCurrent(root, SNAPSHOT_ID);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
