@@ -27,7 +27,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   405: '`method_not_allowed`: the path exists but not with this method (partner paths: anything but GET and HEAD); `Allow` lists the methods. Sent on every path of this document for any method it does not list.',
   429: '`rate_limited`: the key is over its tier\'s requests per minute; retry after `Retry-After` seconds.',
   500: '`internal`: a server fault. No details leave the server; the request id finds it in the log.',
-  503: '`unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index).',
+  503: '`unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index). `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds.',
 };
 
 const EXTRA_REQUIRED: Partial<Record<ErrorStatus, string[]>> = {
@@ -44,7 +44,7 @@ export function responseComponents(examples: OpenApiExamples): Record<string, Sc
     const required = ['X-Request-Id', 'Cache-Control', ...(EXTRA_REQUIRED[code] ?? [])];
     out[name] = {
       description: DESCRIPTIONS[code],
-      headers: headerSet(required, code === 429 ? [] : RATE_HEADERS),
+      headers: headerSet(required, code === 429 ? [] : code === 503 ? ['Retry-After', ...RATE_HEADERS] : RATE_HEADERS),
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Error' },
