@@ -37,6 +37,7 @@ import { createCatalogRoutes } from './routes/catalog.js';
 import { createOpenApiRoutes } from './routes/openapi.js';
 import { createGroupCommit } from './state/group-commit.js';
 import type { StateDb } from './state/open.js';
+import type { SearchIndexCache } from './search/index-cache.js';
 
 export interface AppDeps {
   db: StateDb;
@@ -47,6 +48,8 @@ export interface AppDeps {
   logger?: ProxyLogger;
   /** Upper bound of the catalog routes' object cache, in bytes. */
   cacheBytes?: number;
+  /** Open search indexes (default: a cache owned by the app, never closed; main.ts passes its own and closes it on stop). */
+  searchIndexes?: SearchIndexCache;
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -68,7 +71,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));
   app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes }));
+  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes, searchIndexes: deps.searchIndexes }));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;

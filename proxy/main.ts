@@ -25,6 +25,7 @@ import { getRequestListener } from '@hono/node-server';
 import { CatalogError } from '../snapshots/errors.js';
 import { createFsSnapshotSource } from '../snapshots/store/fs.js';
 import { createApp } from './app.js';
+import { createSearchIndexCache } from './search/index-cache.js';
 import { loadConfig } from './config.js';
 import { rawError, rawErrorResponse } from './http/raw-error.js';
 import type { ProxyLogger } from './logger.js';
@@ -153,10 +154,12 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
+  // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.
+  const searchIndexes = createSearchIndexCache();
   let server: Server;
   try {
     const app = createApp({
-      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(),
+      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(), searchIndexes,
     });
     const appListener = getRequestListener(app.fetch);
     server = createServer({
@@ -197,6 +200,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
       await drain(server);
       retention.stop();
       checkpoints?.stop();
+      await searchIndexes.close();
       state.close();
       removeSignals();
       if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);

@@ -20,11 +20,14 @@ import { registerSearchRoute } from './search.js';
 import { registerSetRoute } from './sets.js';
 import { registerShowcaseRoutes } from './showcase.js';
 import { registerTrendingRoute } from './trending.js';
+import type { SearchIndexCache } from '../search/index-cache.js';
 
 export interface CatalogRouteDeps {
   snapshots: SnapshotSource;
   /** Upper bound of the in-memory object cache, in bytes. */
   cacheBytes?: number;
+  /** Open search indexes; the caller that passes one closes it at shutdown (proxy/main.ts). */
+  searchIndexes?: SearchIndexCache;
 }
 
 export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
@@ -42,6 +45,6 @@ export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
   registerDiscoverRoute(router, serve);
   registerCatalogSummaryRoute(router, serve);
   registerShowcaseRoutes(router, serve);
-  registerSearchRoute(router, { snapshot: (c) => serve.pin(c) });
+  registerSearchRoute(router, { snapshot: (c) => serve.pin(c), indexes: deps.searchIndexes });
   return router;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { createKeyStore } from '../../../proxy/keys/store.js';
 import { startServer, type RunningServer } from '../../../proxy/main.js';
 import { openStateDb } from '../../../proxy/state/open.js';
 import { writeFixtureSnapshot } from '../../helpers/snapshot-fixture.js';
+import { compiledCatalog } from '../../helpers/compiled-catalog.js';
 
 let dir: string;
 let key: string;
@@ -26,6 +27,20 @@ const start = (overrides: Partial<Parameters<typeof startServer>[0]> = {}) => st
   log: (line) => lines.push(line), handleSignals: false, ...overrides,
 });
 
+/** This process's open file descriptors on a search.sqlite under `root` (Linux /proc). */
+function openSearchFiles(root: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(root) && target.endsWith('search.sqlite')) n++;
+    } catch {
+      // The fd closed between the listing and the readlink.
+    }
+  }
+  return n;
+}
+
 /** Raw request (node:http), so the request target is sent exactly as written. */
 function raw(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const url = new URL(server.url);
@@ -42,6 +57,18 @@ function raw(server: RunningServer, path: string, headers: Record<string, string
 }
 
 describe('startServer (one process, real sockets)', () => {
+  it('when the server stops then the search index files it opened are closed', async () => {
+    // The fixture snapshot has no search index; a small real compile has one.
+    const catalog = await compiledCatalog(60);
+    const server = await start({ snapshots: catalog.root });
+    const res = await fetch(`${server.url}/v1/search?q=a`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(openSearchFiles(catalog.root)).toBeGreaterThan(0);
+    await server.stop();
+    await server.closed;
+    expect(openSearchFiles(catalog.root)).toBe(0);
+  });
+
   it('serves the app on a free port and logs one line per start and stop', async () => {
     lines.length = 0;
     const server = await start();
