@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   verify_failed: { status: 500, exit: 65 },
   config: { status: 500, exit: 78 },
   io: { status: 500, exit: 74 },
+  /** Another compile holds the snapshot root's lock (EX_TEMPFAIL: try again later). */
+  locked: { status: 409, exit: 75 },
   /** A stored snapshot object that is not the gzip it should be (truncated, corrupted); `catalog verify` names it too. */
   corrupt_object: { status: 500, exit: 65 },
 } as const;

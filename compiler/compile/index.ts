@@ -41,6 +41,7 @@ import { silentProgress, type ProgressSink } from './progress.js';
 import { renderAggregates } from './aggregates.js';
 import { buildSnapshotSearchIndex } from './search-phase.js';
 import { publishSnapshot } from '../publish/publish.js';
+import { acquireCompileLock } from './lock.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -122,6 +123,22 @@ async function compileFrom(
   });
 
   mkdirSync(options.out, { recursive: true });
+  const lock = acquireCompileLock(options.out);
+  try {
+    return await compileLocked(catalog, source, options, { keep, maxRejects, workers, progress, now, started });
+  } finally {
+    lock.release();
+  }
+}
+
+async function compileLocked(
+  catalog: LoadedCatalog,
+  source: CatalogSource,
+  options: CompileOptions,
+  o: { keep: number; maxRejects: number; workers: number; progress: ProgressSink; now: () => Date; started: number },
+): Promise<CompileSummary> {
+  const { keep, progress, now, started } = o;
+  const workers = o.workers;
   const previous = await loadPreviousSnapshot(options.out);
   const snapshotId = newSnapshotId(now());
   const writer = createFsSnapshotWriter(options.out, snapshotId);
