@@ -149,7 +149,6 @@ export const FIELD_RULES: Record<SourceKind, readonly FieldRule[]> = {
     { name: 'id', type: ID },
     { name: 'start', type: DATE },
     { name: 'usdCents', type: USD_CENTS },
-    { name: 'synthetic', type: BOOLEAN, nullable: true },
   ],
 };
 
@@ -162,6 +161,14 @@ const RECORD_RULES: Partial<Record<SourceKind, (record: Record<string, unknown>)
     if (user.anonymous === true && user.handle !== null) return 'an anonymous user must have handle null';
     if (user.showcase === true && user.handle === null) return 'a showcase user needs a handle';
     return null;
+  },
+  prices(series) {
+    // Checked here rather than as a nullable field rule: that rule would add `synthetic: null` to
+    // every observed series, and the compile hands price records on as they were written.
+    const synthetic = series.synthetic;
+    return synthetic === undefined || synthetic === null || typeof synthetic === 'boolean'
+      ? null
+      : `field "synthetic" must be true or false or null, got ${show(synthetic)}`;
   },
   pullObservations(observation) {
     const pulls = observation.pulls as Record<string, number>;

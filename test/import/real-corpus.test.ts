@@ -54,7 +54,7 @@ describe.skipIf(!HAS_DATASETS)('the real corpus, imported, compiled and served',
     t?.close();
     rmSync(out, { recursive: true, force: true });
     rmSync(snapshots, { recursive: true, force: true });
-  });
+  }, 600_000);
 
   it('when every dataset is imported then each import accounts for every record it read', () => {
     for (const run of runs) {
