@@ -13,6 +13,7 @@ import { registerServe } from './commands/serve.js';
 import { registerKeys } from './commands/keys.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDemo } from './commands/demo.js';
+import { registerImport } from './commands/import.js';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('catalog')
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIO): Command {
   registerKeys(program, io);
   registerAudit(program, io);
   registerDemo(program, io);
+  registerImport(program, io);
   return program;
 }
 

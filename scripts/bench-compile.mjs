@@ -6,14 +6,18 @@
 //   npm run bench:compile              # 10k and 100k
 //   npm run bench:compile -- --1m      # also 1,000,000 (about 6 GB of input; takes a while)
 //   npm run bench:compile -- --sizes 20000
+//   npm run bench:compile -- --real-only   # only the real corpus: import all of ../shared/datasets, then compile
+// When ../shared/datasets (next to the project) exists, the real public datasets are also imported into one
+// source folder with `catalog import` (the commands of docs/real-data.md) and compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, createReadStream, createWriteStream, renameSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const args = process.argv.slice(2);
-let sizes = [10_000, 100_000];
+const realOnly = args.includes('--real-only');
+let sizes = realOnly ? [] : [10_000, 100_000];
 if (args.includes('--1m')) sizes.push(1_000_000);
 const si = args.indexOf('--sizes');
 if (si >= 0) sizes = args[si + 1].split(',').map(Number);
@@ -76,15 +80,66 @@ for (const cards of sizes) {
   process.stderr.write(`${full.stdout}\n${inc.stdout}\n`);
 }
 
+/** The real corpus: every import of docs/real-data.md into one folder, then one full compile. */
+function realCorpus() {
+  const datasets = resolve(process.cwd(), '../shared/datasets');
+  if (!existsSync(join(datasets, 'SOURCES.md'))) {
+    process.stderr.write(`real corpus skipped: ${datasets} is absent\n`);
+    return null;
+  }
+  const src = join(work, 'real-catalog');
+  const snaps = join(work, 'real-snapshots');
+  rmSync(src, { recursive: true, force: true });
+  rmSync(snaps, { recursive: true, force: true });
+  const d = (p) => join(datasets, p);
+  const common = ['--out', src, '--as-of', '2026-11-22'];
+  const imports = [
+    ['mtgjson', d('mtg/mtgjson-sets')],
+    ['pokemon-tcg-data', d('pokemon')],
+    ['lorcanajson', d('lorcana/lorcanajson/allCards.json')],
+    ['punk-records', d('onepiece/punk-records/english'), '--sets', d('onepiece/mytcgcollection/sets_en.json')],
+    ['amiibo', d('figures/amiibo/amiibo.json')],
+    ['pokemon-prices-csv', d('pokemon/prices/tcgplayer_market_snapshots_2025-02.csv')],
+    ['lorcast', d('lorcana/lorcast-snapshot'), '--price-date', '2025-04-11'],
+  ];
+  const steps = [];
+  for (const [format, ...rest] of imports) {
+    process.stderr.write(`importing ${format}...\n`);
+    const r = run('node', ['bin/catalog.js', 'import', format, ...rest, ...common]);
+    const total = /^total\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/m.exec(r.stdout);
+    steps.push({ format, ...r, counts: total ? total.slice(1).map(Number) : null });
+  }
+  process.stderr.write('compiling the real corpus (full)...\n');
+  const full = run('node', ['bin/catalog.js', 'compile', '--source', src, '--out', snaps]);
+  const objects = Number(/: (\d+) objects/.exec(full.stdout)?.[1] ?? 0);
+  process.stderr.write(`${full.stdout}\n`);
+  return { steps, full, objects };
+}
+
+const real = realCorpus();
 const f = (x, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
 console.log('command: npm run bench:compile' + (args.length ? ' -- ' + args.join(' ') : ''));
 console.log('');
-console.log('| cards | objects | generate s (peak MiB) | full compile s | objects/s | peak MiB | incremental s (1% changed) | incremental/full | verify s |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+if (rows.length > 0) console.log('| cards | objects | generate s (peak MiB) | full compile s | objects/s | peak MiB | incremental s (1% changed) | incremental/full | verify s |');
+if (rows.length > 0) console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
     `| ${r.cards.toLocaleString('en-US')} | ${r.objects.toLocaleString('en-US')} | ${f(r.gen.wall)} (${f(r.gen.peakMiB, 0)}) | ${f(r.full.wall)} | ` +
       `${Math.round(r.objects / r.full.wall).toLocaleString('en-US')} | ${f(r.full.peakMiB, 0)} | ${f(r.inc.wall)} | ${f(r.inc.wall / r.full.wall, 3)} | ${f(r.verify.wall)} |`,
   );
+}
+if (real !== null) {
+  console.log('');
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('');
+  console.log('| real corpus step | read | imported | merged | rejected | wall s | peak MiB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const s of real.steps) {
+    const [read, imported, merged, rejected] = s.counts ?? [0, 0, 0, 0];
+    console.log(`| import ${s.format} | ${read.toLocaleString('en-US')} | ${imported.toLocaleString('en-US')} | ${merged.toLocaleString('en-US')} | ${rejected} | ${f(s.wall)} | ${f(s.peakMiB, 0)} |`);
+  }
+  const importWall = real.steps.reduce((sum, s) => sum + s.wall, 0);
+  console.log(`| all imports | | | | | ${f(importWall)} | ${f(Math.max(...real.steps.map((s) => s.peakMiB ?? 0)), 0)} |`);
+  console.log(`| compile (${real.objects.toLocaleString('en-US')} objects, ${Math.round(real.objects / real.full.wall).toLocaleString('en-US')} objects/s) | | | | | ${f(real.full.wall)} | ${f(real.full.peakMiB, 0)} |`);
 }

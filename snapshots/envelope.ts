@@ -38,6 +38,15 @@ export function toTimestamp(dateOrInstant: string): string {
   return new Date(dateOrInstant).toISOString();
 }
 
+/**
+ * toTimestamp for the dates a source may leave unknown (release dates): null stays null.
+ *
+ * @example toTimestampOrNull(null) // null;  toTimestampOrNull('2024-03-01') // '2024-03-01T00:00:00.000Z'
+ */
+export function toTimestampOrNull(date: string | null): string | null {
+  return date === null ? null : toTimestamp(date);
+}
+
 export function envelope<T>(kind: DocumentKind, asOf: string | null, data: T, page: Page | null = null, warnings: string[] = []): Envelope<T> {
   return {
     apiVersion: API_VERSION,

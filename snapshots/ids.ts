@@ -22,10 +22,22 @@ export function isValidSlug(value: string): boolean {
  * Turns a display name into a slug for URLs (artists): diacritics folded, lowercase, runs of
  * anything else collapsed to one hyphen, trimmed to 64 characters.
  *
- * @example slugify('Rebecca Guay') // 'rebecca-guay';  slugify('Hervé') // 'herve'
+ * @example slugify('Rebecca Guay') // 'rebecca-guay';  slugify('Hervé') // 'herve';  slugify('林玄泰') // 'u-' + 8 hex digits
  */
 export function slugify(name: string): string {
   const folded = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
   const slug = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
-  return slug.length > 0 ? slug : 'unknown';
+  // A name with no Latin letter or digit at all (林玄泰) still needs its own page: name it by a
+  // hash of the folded name rather than letting every such artist share one 'unknown' slug.
+  return slug.length > 0 ? slug : `u-${fnv1a(folded).toString(16).padStart(8, '0')}`;
+}
+
+/** FNV-1a over UTF-16 code units: a small stable hash for slugs, not for security. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }

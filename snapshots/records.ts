@@ -40,7 +40,8 @@ export interface SetRecord {
   game: Game;
   code: string;
   name: string;
-  releasedAt: string;
+  /** Null when the source has no (or only a placeholder) release date. */
+  releasedAt: string | null;
   /** Series or block name (e.g. "Scarlet & Violet"), or null. */
   series: string | null;
   /** Number printed on the cards as the set total, or null when the set prints none. */
@@ -55,12 +56,17 @@ export interface CardRecord {
   name: string;
   /** Collector number as printed ("1", "★12", "123a", "OP01-001"). */
   number: string;
-  rarity: string;
+  /** Free text per game; null when the source prints none. */
+  rarity: string | null;
   artist: string | null;
-  /** MTG oracle id (one rules object, many printings); null for other games or when unknown. */
+  /**
+   * The concept every printing of one card shares: the MTG oracle id (one rules object), or for One
+   * Piece the card number without its parallel suffix; null when the game has none or it is unknown.
+   */
   oracleId: string | null;
   imageUrl: string | null;
-  releasedAt: string;
+  /** Null when the source has no release date. */
+  releasedAt: string | null;
   /** The day the card entered the catalog. */
   addedAt: string;
   /** How many users watch this entry: the popularity signal (search ranking, sparklines). */
@@ -72,7 +78,7 @@ export interface FigureSeriesRecord {
   id: string;
   name: string;
   manufacturer: string | null;
-  releasedAt: string;
+  releasedAt: string | null;
 }
 
 /** `figures.ndjson`. */
@@ -80,9 +86,10 @@ export interface FigureRecord {
   id: string;
   seriesId: string;
   name: string;
-  rarity: FigureRarity;
+  /** Null when the maker publishes no rarity tiers (e.g. amiibo). */
+  rarity: FigureRarity | null;
   imageUrl: string | null;
-  releasedAt: string;
+  releasedAt: string | null;
   addedAt: string;
   watchers: number;
 }
@@ -97,6 +104,11 @@ export interface PriceSeriesRecord {
   id: string;
   start: string;
   usdCents: (number | null)[];
+  /**
+   * True when the series was made up for a demo (`catalog import --synthetic-prices`), not observed;
+   * omitted or null means observed.
+   */
+  synthetic?: boolean | null;
 }
 
 /** `fx-rates.ndjson`: one rate per currency per day; `perUsd` units of the currency for 1 USD. */

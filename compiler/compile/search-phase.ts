@@ -5,7 +5,7 @@
 import type { LoadedCatalog } from '../source/index.js';
 import { createSearchIndexBuilder } from '../search/index-builder.js';
 import { cardSummary, figureSummary, setMapKey } from '../render/summaries.js';
-import { toTimestamp } from '../../snapshots/envelope.js';
+import { toTimestampOrNull } from '../../snapshots/envelope.js';
 import type { PriceSummaries } from './index.js';
 import type { ProgressSink } from './progress.js';
 
@@ -58,7 +58,7 @@ export function buildSnapshotSearchIndex(path: string, catalog: LoadedCatalog, p
         artist: null,
         number: set.code,
         popularity: st.watchers,
-        summary: { entity: 'set', game: set.game, code: set.code, name: set.name, series: set.series, releasedAt: toTimestamp(set.releasedAt), cardCount: st.cards },
+        summary: { entity: 'set', game: set.game, code: set.code, name: set.name, series: set.series, releasedAt: toTimestampOrNull(set.releasedAt), cardCount: st.cards },
       });
     }
     builder.finish();

@@ -5,7 +5,7 @@ import type { Envelope } from '../../snapshots/envelope.js';
 import { slugify } from '../../snapshots/ids.js';
 import type { CardRecord, SetRecord } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
-import { compareDesc, compareText } from './order.js';
+import { compareDescNullsLast, compareText } from './order.js';
 import { paginate } from './paginate.js';
 import { cardSummary, setMapKey, type CardSummary, type PricedCard } from './summaries.js';
 
@@ -58,7 +58,7 @@ export function renderArtistPages(
   _slug: string, _name: string, printings: PricedCard[], sets: ReadonlyMap<string, SetRecord>,
 ): Envelope<CardSummary[]>[] {
   const sorted = [...printings].sort(
-    (x, y) => compareDesc(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
+    (x, y) => compareDescNullsLast(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
   );
   let asOf: string | null = null;
   const items = sorted.map((p) => {

@@ -11,7 +11,7 @@
  *     write(cardKey(card.id, range), encodeDocument(doc));
  *   }
  */
-import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
+import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { slugify } from '../../snapshots/ids.js';
 import { RANGES, type CardRecord, type Game, type PriceSeriesRecord, type Range, type SetRecord } from '../../snapshots/records.js';
@@ -25,13 +25,13 @@ export interface CardDocument {
   game: Game;
   name: string;
   number: string;
-  rarity: string;
+  rarity: string | null;
   imageUrl: string | null;
-  releasedAt: string;
+  releasedAt: string | null;
   addedAt: string;
   oracleId: string | null;
   artist: { name: string; slug: string } | null;
-  set: { game: Game; code: string; name: string; releasedAt: string };
+  set: { game: Game; code: string; name: string; releasedAt: string | null };
   prices: MarketPrices | null;
   fx: FxBlock | null;
   range: HistoryBlock;
@@ -89,11 +89,11 @@ function prepareCard({ card, set, prices, fx }: CardInput): PreparedCard {
     number: card.number,
     rarity: card.rarity,
     imageUrl: card.imageUrl,
-    releasedAt: toTimestamp(card.releasedAt),
+    releasedAt: toTimestampOrNull(card.releasedAt),
     addedAt: toTimestamp(card.addedAt),
     oracleId: card.oracleId,
     artist: card.artist === null ? null : { name: card.artist, slug: slugify(card.artist) },
-    set: { game: set.game, code: set.code, name: set.name, releasedAt: toTimestamp(set.releasedAt) },
+    set: { game: set.game, code: set.code, name: set.name, releasedAt: toTimestampOrNull(set.releasedAt) },
     prices: market.prices,
     fx: market.fx,
   };

@@ -2,10 +2,10 @@
  * `/v1/discover/sets`: every set of every game, newest release first, with its size and how many
  * of its cards have a price.
  */
-import { toTimestamp } from '../../snapshots/envelope.js';
+import { toTimestampOrNull } from '../../snapshots/envelope.js';
 import type { Game } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
-import { compareDesc, compareText } from './order.js';
+import { compareDescNullsLast, compareText } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { setMapKey, type CatalogIndex } from './summaries.js';
 
@@ -14,13 +14,13 @@ export interface DiscoverSetItem {
   code: string;
   name: string;
   series: string | null;
-  releasedAt: string;
+  releasedAt: string | null;
   cardCount: number;
   pricedCount: number;
 }
 
 /**
- * Sorted by release date desc, then game, then code. asOf: the latest of the releases and of the
+ * Sorted by release date desc (unknown dates last), then game, then code. asOf: the latest of the releases and of the
  * price dates behind `pricedCount`.
  */
 export function renderDiscoverSets(index: CatalogIndex): RenderedList<DiscoverSetItem> {
@@ -38,13 +38,13 @@ export function renderDiscoverSets(index: CatalogIndex): RenderedList<DiscoverSe
     }
   }
   const sets = [...index.sets.values()].sort(
-    (a, b) => compareDesc(a.releasedAt, b.releasedAt) || compareText(a.game, b.game) || compareText(a.code, b.code),
+    (a, b) => compareDescNullsLast(a.releasedAt, b.releasedAt) || compareText(a.game, b.game) || compareText(a.code, b.code),
   );
   const items = sets.map((s): DiscoverSetItem => {
     asOf = laterOf(asOf, s.releasedAt);
     const c = counts.get(setMapKey(s.game, s.code));
     return {
-      game: s.game, code: s.code, name: s.name, series: s.series, releasedAt: toTimestamp(s.releasedAt),
+      game: s.game, code: s.code, name: s.name, series: s.series, releasedAt: toTimestampOrNull(s.releasedAt),
       cardCount: c?.cards ?? 0, pricedCount: c?.priced ?? 0,
     };
   });

@@ -8,7 +8,7 @@
  *   renderFigure({ figure, series, prices: priceSeries, fx: createFxLookup(fxRates) })
  *   // Envelope<FigureDocument>: data.history.resolution === 'week', data.aggregates30d.minCents ...
  */
-import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
+import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { FigureRarity, FigureRecord, FigureSeriesRecord, PriceSeriesRecord } from '../../snapshots/records.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
@@ -23,9 +23,9 @@ const AGGREGATES_DAYS = 30;
 export interface FigureDocument {
   id: string;
   name: string;
-  rarity: FigureRarity;
+  rarity: FigureRarity | null;
   imageUrl: string | null;
-  releasedAt: string;
+  releasedAt: string | null;
   addedAt: string;
   series: { id: string; name: string };
   prices: MarketPrices | null;
@@ -56,7 +56,7 @@ export function renderFigure({ figure, series, prices, fx }: FigureInput): Envel
     name: figure.name,
     rarity: figure.rarity,
     imageUrl: figure.imageUrl,
-    releasedAt: toTimestamp(figure.releasedAt),
+    releasedAt: toTimestampOrNull(figure.releasedAt),
     addedAt: toTimestamp(figure.addedAt),
     series: { id: series.id, name: series.name },
     prices: market.prices,

@@ -9,17 +9,18 @@
  *   renderOracle({ oracleId: 'b7c1…', printings: [{ card, set, summary: summarizePrices(series) }, ...] })
  *   // Envelope<OracleDocument>: data.printingsCount, data.printings[], data.aggregates.medianCents ...
  */
-import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
+import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { CardRecord, Game, SetRecord } from '../../snapshots/records.js';
+import { compareAscNullsLast, compareText } from './order.js';
 import type { PriceSummary } from './types.js';
 
 export interface OraclePrinting {
   id: string;
   name: string;
-  set: { code: string; name: string; releasedAt: string };
+  set: { code: string; name: string; releasedAt: string | null };
   number: string;
-  rarity: string;
+  rarity: string | null;
   artist: string | null;
   imageUrl: string | null;
   /** Current USD price of this printing, or null when unpriced. */
@@ -55,9 +56,10 @@ export interface OracleInput {
 
 export function renderOracle({ oracleId, printings }: OracleInput): Envelope<OracleDocument> {
   if (printings.length === 0) throw new CatalogError('internal', `oracle ${oracleId} rendered without printings`, { oracleId });
-  // Set release dates are YYYY-MM-DD, so string order is date order; id breaks ties for stable bytes.
+  // Set release dates are YYYY-MM-DD, so string order is date order (unknown dates last); id breaks
+  // ties for stable bytes.
   const sorted = [...printings].sort((a, b) =>
-    a.set.releasedAt < b.set.releasedAt ? -1 : a.set.releasedAt > b.set.releasedAt ? 1 : a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0);
+    compareAscNullsLast(a.set.releasedAt, b.set.releasedAt) || compareText(a.card.id, b.card.id));
   const newest = sorted[sorted.length - 1].card;
 
   let asOf: string | null = null;
@@ -72,7 +74,7 @@ export function renderOracle({ oracleId, printings }: OracleInput): Envelope<Ora
     return {
       id: card.id,
       name: card.name,
-      set: { code: set.code, name: set.name, releasedAt: toTimestamp(set.releasedAt) },
+      set: { code: set.code, name: set.name, releasedAt: toTimestampOrNull(set.releasedAt) },
       number: card.number,
       rarity: card.rarity,
       artist: card.artist,

@@ -14,6 +14,18 @@ export function compareDesc(a: string, b: string): number {
   return compareText(b, a);
 }
 
+/** Oldest first, unknown dates (null) last: a release date the source does not give sorts after every known one. */
+export function compareAscNullsLast(a: string | null, b: string | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return compareText(a, b);
+}
+
+/** Newest first, unknown dates (null) last. */
+export function compareDescNullsLast(a: string | null, b: string | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return compareText(b, a);
+}
+
 type Token = string | { digits: string };
 
 /**

@@ -25,7 +25,7 @@ const RATE_DECIMALS = 1e6;
 export interface PullStatsFigure {
   id: string;
   name: string;
-  rarity: FigureRarity;
+  rarity: FigureRarity | null;
   observed: number;
   sampleSize: number;
   rawRate: number | null;
@@ -82,6 +82,8 @@ export function priorsFromTally(tally: PullTally, figures: Iterable<FigureRecord
   const pulled = new Map<FigureRarity, number>();
   const opened = new Map<FigureRarity, number>();
   for (const f of figures) {
+    // A figure without a tier shares no pool with others: it falls back to the uniform prior.
+    if (f.rarity === null) continue;
     pulled.set(f.rarity, (pulled.get(f.rarity) ?? 0) + (tally.pullsByFigure.get(f.id) ?? 0));
     opened.set(f.rarity, (opened.get(f.rarity) ?? 0) + (tally.boxesBySeries.get(f.seriesId) ?? 0));
   }
@@ -116,7 +118,7 @@ export function renderPullStats(
   const fallback = figures.length > 0 ? 1 / figures.length : 0;
   const rows = [...figures].sort(compareFiguresByTier).map((f): PullStatsFigure => {
     const x = tally.pullsByFigure.get(f.id) ?? 0;
-    const p = priors.get(f.rarity) ?? fallback;
+    const p = (f.rarity === null ? undefined : priors.get(f.rarity)) ?? fallback;
     const post = posterior(k * p + x, k * (1 - p) + n - x);
     return {
       id: f.id,

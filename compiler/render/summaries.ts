@@ -19,7 +19,7 @@ export interface CardSummary {
   game: Game;
   name: string;
   number: string;
-  rarity: string;
+  rarity: string | null;
   set: { code: string; name: string | null };
   artist: string | null;
   imageUrl: string | null;
@@ -31,7 +31,7 @@ export interface FigureSummary {
   entity: 'figure';
   id: string;
   name: string;
-  rarity: FigureRarity;
+  rarity: FigureRarity | null;
   series: { id: string; name: string | null };
   imageUrl: string | null;
   marketCents: number | null;

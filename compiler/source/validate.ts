@@ -72,7 +72,7 @@ export const FIELD_RULES: Record<SourceKind, readonly FieldRule[]> = {
     { name: 'game', type: oneOf(GAMES) },
     { name: 'code', type: SLUG },
     { name: 'name', type: TEXT },
-    { name: 'releasedAt', type: DATE },
+    { name: 'releasedAt', type: DATE, nullable: true },
     { name: 'series', type: ANY_TEXT, nullable: true },
     { name: 'printedTotal', type: COUNT, nullable: true },
   ],
@@ -82,11 +82,11 @@ export const FIELD_RULES: Record<SourceKind, readonly FieldRule[]> = {
     { name: 'setCode', type: SLUG },
     { name: 'name', type: TEXT },
     { name: 'number', type: TEXT },
-    { name: 'rarity', type: TEXT },
+    { name: 'rarity', type: TEXT, nullable: true },
     { name: 'artist', type: ANY_TEXT, nullable: true },
     { name: 'oracleId', type: ID, nullable: true },
     { name: 'imageUrl', type: HTTP_URL, nullable: true },
-    { name: 'releasedAt', type: DATE },
+    { name: 'releasedAt', type: DATE, nullable: true },
     { name: 'addedAt', type: DATE },
     { name: 'watchers', type: COUNT },
   ],
@@ -94,15 +94,15 @@ export const FIELD_RULES: Record<SourceKind, readonly FieldRule[]> = {
     { name: 'id', type: ID },
     { name: 'name', type: TEXT },
     { name: 'manufacturer', type: ANY_TEXT, nullable: true },
-    { name: 'releasedAt', type: DATE },
+    { name: 'releasedAt', type: DATE, nullable: true },
   ],
   figures: [
     { name: 'id', type: ID },
     { name: 'seriesId', type: ID },
     { name: 'name', type: TEXT },
-    { name: 'rarity', type: oneOf(FIGURE_RARITIES) },
+    { name: 'rarity', type: oneOf(FIGURE_RARITIES), nullable: true },
     { name: 'imageUrl', type: HTTP_URL, nullable: true },
-    { name: 'releasedAt', type: DATE },
+    { name: 'releasedAt', type: DATE, nullable: true },
     { name: 'addedAt', type: DATE },
     { name: 'watchers', type: COUNT },
   ],
@@ -161,6 +161,14 @@ const RECORD_RULES: Partial<Record<SourceKind, (record: Record<string, unknown>)
     if (user.anonymous === true && user.handle !== null) return 'an anonymous user must have handle null';
     if (user.showcase === true && user.handle === null) return 'a showcase user needs a handle';
     return null;
+  },
+  prices(series) {
+    // Checked here rather than as a nullable field rule: that rule would add `synthetic: null` to
+    // every observed series, and the compile hands price records on as they were written.
+    const synthetic = series.synthetic;
+    return synthetic === undefined || synthetic === null || typeof synthetic === 'boolean'
+      ? null
+      : `field "synthetic" must be true or false or null, got ${show(synthetic)}`;
   },
   pullObservations(observation) {
     const pulls = observation.pulls as Record<string, number>;

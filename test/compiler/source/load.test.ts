@@ -163,7 +163,7 @@ describe('loadCatalog from a folder', () => {
     const dir = writeCatalog({ sets: [{ ...base.sets[0], releasedAt: '1993-13-01' }, base.sets[1]] });
     const catalog = await loadCatalog(open(dir), { maxRejects: 10 });
     expect(catalog.rejects.list().map((r) => `${r.file}:${r.lineNo}: ${r.reason}`)).toEqual([
-      'sets.ndjson:1: field "releasedAt" must be a date YYYY-MM-DD, got "1993-13-01"',
+      'sets.ndjson:1: field "releasedAt" must be a date YYYY-MM-DD or null, got "1993-13-01"',
       'cards.ndjson:1: refers to set mtg/lea, which was rejected (sets.ndjson:1)',
       'cards.ndjson:2: refers to set mtg/lea, which was rejected (sets.ndjson:1)',
       'binders.ndjson:1: items[0] refers to card mtg-lea-161, which was rejected (cards.ndjson:1)',
