@@ -26,7 +26,10 @@ export function closed(properties: Record<string, Schema>, description?: string)
 export function nullable(schema: Schema): Schema {
   if ('$ref' in schema) return { oneOf: [schema, { type: 'null' }] };
   const type = schema.type;
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+  if (typeof type === 'string') {
+    const values = 'enum' in schema ? { enum: [...(schema.enum as unknown[]), null] } : {};
+    return { ...schema, type: [type, 'null'], ...values };
+  }
   if ('const' in schema) return { oneOf: [schema, { type: 'null' }] };
   if ('enum' in schema) return { ...schema, enum: [...(schema.enum as unknown[]), null] };
   throw new Error('nullable(): unsupported schema shape');

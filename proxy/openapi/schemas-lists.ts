@@ -14,7 +14,7 @@ const cardSummary = (): Record<string, Schema> => ({
   game: ref('Game'),
   name: str(),
   number: str(),
-  rarity: str(),
+  rarity: nullable(str()),
   set: closed({ code: str(), name: nullable(str()) }),
   artist: nullable(str()),
   imageUrl: nullable(str()),
@@ -26,7 +26,7 @@ const figureSummary = (): Record<string, Schema> => ({
   entity: { const: 'figure' },
   id: str(),
   name: str(),
-  rarity: oneOfValues(FIGURE_RARITIES),
+  rarity: nullable(oneOfValues(FIGURE_RARITIES)),
   series: closed({ id: str(), name: nullable(str()) }),
   imageUrl: nullable(str()),
   marketCents: nullable(cents('Last known USD price.')),
@@ -58,7 +58,7 @@ export function listSchemas(): Record<string, Schema> {
       points: arrayOf(nullable(cents()), '30 daily USD prices ending at priceDate, null for a day without a price.'),
     }, 'A most-watched entry with 30 days of prices.'),
     DiscoverSet: closed({
-      game: ref('Game'), code: str(), name: str(), series: nullable(str()), releasedAt: timestamp(),
+      game: ref('Game'), code: str(), name: str(), series: nullable(str()), releasedAt: nullable(timestamp()),
       cardCount: int(), pricedCount: int('Cards of the set with a price.'),
     }),
     DiscoverUser: closed({
@@ -81,7 +81,7 @@ export function listSchemas(): Record<string, Schema> {
     SearchFigure: closed({ ...figureSummary(), kind: { const: 'figure' }, game: { type: 'null' }, match }),
     SearchSet: closed({
       entity: { const: 'set' }, kind: { const: 'set' }, id: str('`<game>-<code>`.'), game: ref('Game'), code: str(),
-      name: str(), series: nullable(str()), releasedAt: timestamp(), cardCount: int(), match,
+      name: str(), series: nullable(str()), releasedAt: nullable(timestamp()), cardCount: int(), match,
     }),
     SearchItem: { oneOf: [ref('SearchCard'), ref('SearchFigure'), ref('SearchSet')], description: 'A search hit; `kind` tells which.' },
   };
