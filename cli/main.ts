@@ -13,6 +13,8 @@ import { registerServe } from './commands/serve.js';
 import { registerKeys } from './commands/keys.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDemo } from './commands/demo.js';
+import { registerSigning } from './commands/signing.js';
+import { registerMirror } from './commands/mirror.js';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('catalog')
@@ -31,6 +33,8 @@ export function buildProgram(io: CliIO): Command {
   registerKeys(program, io);
   registerAudit(program, io);
   registerDemo(program, io);
+  registerSigning(program, io);
+  registerMirror(program, io);
   return program;
 }
 

@@ -21,6 +21,8 @@ const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',
   not_found: 'not_found',
+  gone: 'gone',
+  range_not_satisfiable: 'range_not_satisfiable',
   method_not_allowed: 'method_not_allowed',
   rate_limited: 'rate_limited',
   unavailable: 'unavailable',
@@ -61,6 +63,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
     }
     if (code === 'method_not_allowed' && typeof err.details.allow === 'string') extra.Allow = err.details.allow;
     if (code === 'rate_limited' && typeof err.details.retryAfter === 'number') extra['Retry-After'] = String(err.details.retryAfter);
+    if (code === 'range_not_satisfiable' && typeof err.details.contentRange === 'string') extra['Content-Range'] = err.details.contentRange;
     return render(c, code, err.message, extra);
   }
 

@@ -29,6 +29,7 @@ import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
+import { loadPublicKey } from '../snapshots/signature.js';
 import { startAuditRetention } from './audit/retention.js';
 import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoints.js';
 
@@ -60,6 +61,8 @@ export interface ServerOptions {
   env: NodeJS.ProcessEnv;
   /** Byte budget of each process's object cache (default 64 MiB). */
   cacheBytes?: number;
+  /** Ed25519 public key (PEM file) published at /v1/snapshot/public-key. */
+  publicKeyFile?: string;
   /** Receives the start/stop lines (default: stderr). */
   log?: (line: string) => void;
   /** Install SIGTERM/SIGINT handlers (default true; tests that call stop() may turn it off). */
@@ -137,11 +140,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
+  const publicKey = options.publicKeyFile === undefined ? null : loadPublicKey(options.publicKeyFile);
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   let server: Server;
   try {
     const app = createApp({
-      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(),
+      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(), publicKey,
     });
     const appListener = getRequestListener(app.fetch);
     server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
@@ -256,6 +260,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   // Fail fast, once, with the real message, instead of N workers crash-looping on a bad setting;
   // and migrate the state file here so workers never race on a schema change.
   loadConfig(options.env);
+  if (options.publicKeyFile !== undefined) loadPublicKey(options.publicKeyFile);
   const state = openStateDb(options.state);
   // The primary serves no request, so its checkpoints cost the workers nothing but the I/O; the
   // connection stays open for them until the primary stops.

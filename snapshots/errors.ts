@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   forbidden: { status: 403, exit: 77 },
   not_found: { status: 404, exit: 66 },
   method_not_allowed: { status: 405, exit: 64 },
+  /** A snapshot that is no longer kept (changes `since`, a pinned `snapshot=`). */
+  gone: { status: 410, exit: 66 },
+  /** A `Range` outside the file (bulk downloads). */
+  range_not_satisfiable: { status: 416, exit: 64 },
   rate_limited: { status: 429, exit: 75 },
   internal: { status: 500, exit: 70 },
   unavailable: { status: 503, exit: 69 },

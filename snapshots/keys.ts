@@ -61,6 +61,10 @@ export const seriesPageKey = (id: string, page: number) => listPageKey({ kind: '
 /** Files beside the objects in a snapshot folder. */
 export const MANIFEST_FILE = 'manifest.ndjson';
 export const CHANGES_FILE = 'changes.ndjson';
+/** Detached Ed25519 signature of the manifest (snapshots/signature.ts). */
+export const MANIFEST_SIGNATURE_FILE = 'manifest.ndjson.sig';
+/** Folder of the bulk files (gzip NDJSON of every card, figure, set, oracle concept, and the changes). */
+export const BULK_DIR = 'bulk';
 export const SEARCH_DB_FILE = 'search.sqlite';
 /** The pointer (a symlink) in a snapshot root that names the current snapshot folder. */
 export const CURRENT_POINTER = 'current';
