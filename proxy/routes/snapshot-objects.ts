@@ -7,8 +7,7 @@
  */
 import type { Hono } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
-import { isValidId } from '../../snapshots/ids.js';
-import { OBJECT_SUFFIX } from '../../snapshots/keys.js';
+import { isObjectKey } from '../../snapshots/keys.js';
 import type { ProxyEnv } from '../env.js';
 import { rejectUnknownParams } from '../http/params.js';
 import { respond } from '../http/response-headers.js';
@@ -19,13 +18,6 @@ import { queryOf } from '../serve-object/validate.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
 
 const PREFIX = '/v1/snapshot/objects/';
-const MAX_KEY_LENGTH = 512;
-
-/** `v1/...<name>.json.gz` where every segment is a valid id (so never `.`, `..` or empty). */
-export function isObjectKey(key: string): boolean {
-  if (key.length > MAX_KEY_LENGTH || !key.startsWith('v1/') || !key.endsWith(OBJECT_SUFFIX)) return false;
-  return key.split('/').every(isValidId);
-}
 
 export function registerObjectRoute(router: Hono<ProxyEnv>, serve: ObjectServer, files: SnapshotFiles): void {
   router.get(`${PREFIX}*`, async (c) => {
