@@ -7,9 +7,7 @@
  *   const client = createMirrorClient({ baseUrl: 'https://api.example.com', key });
  *   const manifest = await client.getBytes('/v1/snapshot/manifest?snapshot=…');
  */
-import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import { createRateGate, type Clock, type RateGate } from './rate-gate.js';
@@ -131,7 +129,14 @@ export function createMirrorClient(o: MirrorClientOptions): MirrorClient {
           await rm(dest, { force: true });
           throw new Error('the server sent a different range than asked');
         }
-        await pipeline(res.body, createWriteStream(dest, { flags: append ? 'a' : 'w' }));
+        // Each chunk is written before the next is read (not a buffered stream), so the bytes that
+        // arrived before a broken connection are on disk for the next attempt to resume from.
+        const out = await open(dest, append ? 'a' : 'w');
+        try {
+          for await (const chunk of res.body) await out.write(chunk as Buffer);
+        } finally {
+          await out.close();
+        }
         return sizeNow();
       });
     },
