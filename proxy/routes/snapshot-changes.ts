@@ -58,7 +58,11 @@ export function registerChangesRoute(router: Hono<ProxyEnv>, files: SnapshotFile
     };
     if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
     if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
-    const body = Readable.toWeb(Readable.from(changesBody(since, reader.id, facts.header.asOf, before, after))) as unknown as ReadableStream;
+    const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
+    // A web body carries bytes, not strings.
+    const body = Readable.toWeb(Readable.from((async function* () {
+      for await (const s of chunks) yield Buffer.from(s, 'utf8');
+    })())) as unknown as ReadableStream;
     return respond(c, body, 200, headers, null);
   });
 }
