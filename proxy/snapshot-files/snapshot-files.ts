@@ -3,7 +3,8 @@
  * manifest (header, SHA-256, size, signature). A request may pin a kept snapshot with
  * `?snapshot=<id>`, so a mirror reads the manifest and every object of ONE snapshot even when a
  * publish happens mid-sync; an id that is no longer kept is 410 `gone`. Manifest facts are computed
- * once per snapshot per process (the manifest is hashed once) and kept for the few newest ids.
+ * once per manifest version (size + mtime: a published manifest never changes, but if an operator
+ * replaces one the ETag must follow) and kept for the few newest.
  *
  * @example
  *   const files = createSnapshotFiles({ serve, snapshots });
@@ -83,19 +84,20 @@ export function createSnapshotFiles(deps: { serve: ObjectServer; snapshots: Snap
       c.set('snapshotId', reader.id);
       return reader;
     },
-    manifest(reader) {
-      let p = facts.get(reader.id);
+    async manifest(reader) {
+      const file = await reader.file(MANIFEST_FILE);
+      if (file === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
+      const cacheKey = `${reader.id}\u0000${file.version}`;
+      let p = facts.get(cacheKey);
       if (p === undefined) {
         p = (async () => {
-          const file = await reader.file(MANIFEST_FILE);
-          if (file === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
           const { sha256, header } = await hashAndHeader(file);
           const sig = await reader.file(MANIFEST_SIGNATURE_FILE);
           return { header, sha256, size: file.size, signature: sig === null ? null : (await sig.bytes()).toString('utf8') };
         })();
-        facts.set(reader.id, p);
-        // A failure is not remembered; otherwise keep only the newest few snapshots' facts.
-        p.catch(() => facts.delete(reader.id));
+        facts.set(cacheKey, p);
+        // A failure is not remembered; otherwise keep only the newest few manifests' facts.
+        p.catch(() => facts.delete(cacheKey));
         if (facts.size > KEPT_FACTS) facts.delete(facts.keys().next().value!);
       }
       return p;

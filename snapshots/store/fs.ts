@@ -49,10 +49,12 @@ export function createFsSnapshotReader(root: string, id: string): SnapshotReader
  */
 async function openFsFile(path: string): Promise<SnapshotFile | null> {
   let size: number;
+  let version: string;
   try {
     const s = await stat(path);
     if (!s.isFile()) return null;
     size = s.size;
+    version = `${s.size}-${s.mtimeMs}`;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -60,6 +62,7 @@ async function openFsFile(path: string): Promise<SnapshotFile | null> {
   }
   return {
     size,
+    version,
     stream: (start, end) => createReadStream(path, { start, end }),
     bytes: () => readFile(path),
   };

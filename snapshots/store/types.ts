@@ -16,6 +16,8 @@ export interface SnapshotReader {
 /** A snapshot file served whole or by byte range (bulk downloads resume with `Range`). */
 export interface SnapshotFile {
   readonly size: number;
+  /** Changes whenever the file's content may have (size and mtime): keys caches of facts derived from it. */
+  readonly version: string;
   /** Bytes `start`..`end` inclusive, streamed. */
   stream(start: number, end: number): NodeJS.ReadableStream;
   /** The whole file (for the small ones: signature, manifest header checks). */

@@ -7,13 +7,16 @@
  * a folder that is not a mirror) fails clearly and leaves the previous mirror serving.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { readFileSync, readlinkSync, rmSync, statSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startNginx } from '../helpers/nginx.js';
+import { request } from 'undici';
 
 let dir: string;
 let origin: string;
@@ -25,6 +28,7 @@ const relayLog: { path: string; range: string | undefined }[] = [];
 let cutNextBulk = true;
 
 const keys = () => join(dir, 'keys');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const pub = () => join(keys(), 'signing-key.pub.pem');
 const mirrorDir = () => join(dir, 'mirror');
 const currentOf = (root: string) => readlinkSync(join(root, 'current'));
@@ -226,4 +230,48 @@ describe('catalog mirror', () => {
     const then = join(mirrorDir(), previousMirror, unchanged.key);
     expect(statSync(now).ino).toBe(statSync(then).ino);
   }, 240_000);
+
+  it('when nginx serves the mirror with docs/mirroring/nginx.conf then bytes, ETag, Cache-Control and 304s equal the origin\'s', async (ctx) => {
+    // nginx's workers run as an unprivileged user: the temp folder (mkdtemp makes it 0700) must be traversable.
+    chmodSync(dir, 0o755);
+    const nginx = await startNginx(mirrorDir(), join(dir, 'nginx'));
+    if (nginx === null) {
+      ctx.skip('nginx is not installed (apt-get install -y nginx-light): the nginx mirror check did not run');
+      return;
+    }
+    try {
+      const key = readFileSync(join(dir, 'key.txt'), 'utf8').trim();
+      const { entries } = manifestOf(origin);
+      const card = entries.find((e) => e.key.startsWith('v1/cards/') && e.key.endsWith('/3mo.json.gz'))!.key.split('/')[2];
+      const figure = entries.find((e) => /^v1\/figures\/[^/]+\.json\.gz$/.test(e.key))!.key.slice('v1/figures/'.length, -'.json.gz'.length);
+      const set = entries.find((e) => /^v1\/sets\/[^/]+\/[^/]+\/page-1\.json\.gz$/.test(e.key))!.key.split('/');
+      const paths = [`/v1/cards/${card}?range=3mo`, `/v1/cards/${card}`, `/v1/figures/${figure}`, `/v1/sets/${set[2]}/${set[3]}`,
+        '/v1/catalog/summary', '/v1/bulk/cards', '/v1/snapshot/manifest'];
+      for (const path of paths) {
+        const o = await request(`${server!.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
+        const m = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+        const ob = Buffer.from(await o.body.arrayBuffer());
+        const mb = Buffer.from(await m.body.arrayBuffer());
+        expect([path, m.statusCode], path).toEqual([path, 200]);
+        expect(mb.equals(ob), path).toBe(true);
+        expect(m.headers.etag, path).toBe(o.headers.etag);
+        expect(m.headers['cache-control'], path).toBe(o.headers['cache-control']);
+        expect(m.headers['x-snapshot-id'], path).toBe(o.headers['x-snapshot-id']);
+        const again = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(o.headers.etag) } });
+        await again.body.dump();
+        expect(again.statusCode, path).toBe(304);
+        expect(again.headers.etag, path).toBe(o.headers.etag);
+      }
+      // A document's Content-Type matches too, and a bulk download resumes at nginx like at the origin.
+      const doc = await request(`${nginx.url}/v1/catalog/summary`, { headers: { 'accept-encoding': 'gzip' } });
+      await doc.body.dump();
+      expect(doc.headers['content-type']).toBe('application/json; charset=utf-8');
+      const whole = readFileSync(join(mirrorDir(), 'current', 'bulk', 'cards.ndjson.gz'));
+      const part = await request(`${nginx.url}/v1/bulk/cards`, { headers: { range: 'bytes=100-', 'if-range': `"${sha256(whole)}"` } });
+      expect(part.statusCode).toBe(206);
+      expect(Buffer.from(await part.body.arrayBuffer()).equals(whole.subarray(100))).toBe(true);
+    } finally {
+      await nginx.stop();
+    }
+  }, 60_000);
 });
