@@ -196,7 +196,7 @@ describe('catalog mirror', () => {
     writeFileSync(cardsPath, lines.map((l, i) => {
       if (i % 100 !== 0) return l;
       const card = JSON.parse(l);
-      card.imageUrl = `${card.imageUrl}?v=2`;
+      card.imageUrl = `${card.imageUrl ?? 'https://images.example.invalid/card.jpg'}?v=2`;
       return JSON.stringify(card);
     }).join('\n') + '\n');
     const c = await runCli(['compile', '--source', catalog, '--out', origin, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1']);
