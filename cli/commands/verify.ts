@@ -27,6 +27,7 @@ export function registerVerify(program: Command, io: CliIO): void {
         throw new CatalogError('verify_failed', `snapshot ${result.snapshotId}: ${result.problems.length} problem(s) in ${result.checked} objects and bulk files`);
       }
       const signed = result.signature?.ok ? `, manifest signature valid (key ${result.signature.keyFingerprint})` : '';
-      io.stdout.write(`snapshot ${result.snapshotId}: ${result.checked} objects and bulk files verified, all match the manifest${signed}\n`);
+      const bulk = result.header.bulk?.length ?? 0;
+      io.stdout.write(`snapshot ${result.snapshotId}: ${result.checked - bulk} objects verified and ${bulk} bulk files, all match the manifest${signed}\n`);
     });
 }
