@@ -14,6 +14,8 @@ import { registerKeys } from './commands/keys.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
+import { registerSigning } from './commands/signing.js';
+import { registerMirror } from './commands/mirror.js';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('catalog')
@@ -33,6 +35,8 @@ export function buildProgram(io: CliIO): Command {
   registerAudit(program, io);
   registerDemo(program, io);
   registerImport(program, io);
+  registerSigning(program, io);
+  registerMirror(program, io);
   return program;
 }
 

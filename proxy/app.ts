@@ -14,6 +14,7 @@
  *   method guard non-GET/HEAD on a partner path → 405
  *   routes       admin, then the catalog; anything else → 404
  */
+import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
 import { CatalogError } from '../snapshots/errors.js';
 import type { SnapshotSource } from '../snapshots/store/types.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   cacheBytes?: number;
   /** Open search indexes (default: a cache owned by the app, never closed; main.ts passes its own and closes it on stop). */
   searchIndexes?: SearchIndexCache;
+  /** Ed25519 public key published at /v1/snapshot/public-key (none when absent). */
+  publicKey?: KeyObject | null;
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -71,7 +74,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));
   app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes, searchIndexes: deps.searchIndexes }));
+  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey }));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;

@@ -23,6 +23,8 @@ const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',
   not_found: 'not_found',
+  gone: 'gone',
+  range_not_satisfiable: 'range_not_satisfiable',
   method_not_allowed: 'method_not_allowed',
   rate_limited: 'rate_limited',
   request_timeout: 'request_timeout',
@@ -73,6 +75,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
       extra['Retry-After'] = '1';
       logFailure(c, 'state file unavailable', err);
     }
+    if (code === 'range_not_satisfiable' && typeof err.details.contentRange === 'string') extra['Content-Range'] = err.details.contentRange;
     return render(c, code, err.message, extra);
   }
 

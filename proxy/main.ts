@@ -30,6 +30,7 @@ import { loadConfig } from './config.js';
 import { rawError, rawErrorResponse } from './http/raw-error.js';
 import type { ProxyLogger } from './logger.js';
 import { openStateDb } from './state/open.js';
+import { loadPublicKey } from '../snapshots/signature.js';
 import { startAuditRetention } from './audit/retention.js';
 import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoints.js';
 
@@ -69,6 +70,8 @@ export interface ServerOptions {
   env: NodeJS.ProcessEnv;
   /** Byte budget of each process's object cache (default 64 MiB). */
   cacheBytes?: number;
+  /** Ed25519 public key (PEM file) published at /v1/snapshot/public-key. */
+  publicKeyFile?: string;
   /** Receives the start/stop lines (default: stderr). */
   log?: (line: string) => void;
   /** Install SIGTERM/SIGINT handlers (default true; tests that call stop() may turn it off). */
@@ -153,13 +156,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
+  const publicKey = options.publicKeyFile === undefined ? null : loadPublicKey(options.publicKeyFile);
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.
   const searchIndexes = createSearchIndexCache();
   let server: Server;
   try {
     const app = createApp({
-      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(), searchIndexes,
+      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(), searchIndexes, publicKey,
     });
     const appListener = getRequestListener(app.fetch);
     server = createServer({
@@ -291,6 +295,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   // Fail fast, once, with the real message, instead of N workers crash-looping on a bad setting;
   // and migrate the state file here so workers never race on a schema change.
   loadConfig(options.env);
+  if (options.publicKeyFile !== undefined) loadPublicKey(options.publicKeyFile);
   const state = openStateDb(options.state);
   // The primary serves no request, so its checkpoints cost the workers nothing but the I/O; the
   // connection stays open for them until the primary stops.

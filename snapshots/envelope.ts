@@ -10,7 +10,7 @@ export const SCHEMA_VERSION = 1;
 export const DOCUMENT_KINDS = [
   'card', 'figure', 'oracle', 'set', 'artist', 'series', 'pullStats', 'search', 'trending', 'recent',
   'discoverSets', 'discoverUsers', 'discoverBinders', 'discoverActivity', 'discoverSparklines',
-  'catalogSummary', 'audit', 'showcase', 'showcaseBinders',
+  'catalogSummary', 'audit', 'showcase', 'showcaseBinders', 'snapshot', 'snapshotChanges', 'bulkFiles',
 ] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 

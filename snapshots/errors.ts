@@ -15,6 +15,10 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, exit: 64 },
   /** The client sent its request line and headers too slowly, or its body too slowly (docs/api.md). */
   request_timeout: { status: 408, exit: 75 },
+  /** A snapshot that is no longer kept (changes `since`, a pinned `snapshot=`). */
+  gone: { status: 410, exit: 66 },
+  /** A `Range` outside the file (bulk downloads). */
+  range_not_satisfiable: { status: 416, exit: 64 },
   rate_limited: { status: 429, exit: 75 },
   /** Request line + headers over the server's limit (16 KiB), e.g. an oversize Authorization. */
   headers_too_large: { status: 431, exit: 64 },

@@ -11,6 +11,7 @@
  *   setPageKey('mtg', 'lea', 2)        // 'v1/sets/mtg/lea/page-2.json.gz'
  */
 import type { Game, Range } from './records.js';
+import { isValidId } from './ids.js';
 
 export const OBJECT_SUFFIX = '.json.gz';
 export const STORED_PAGE_SIZE = 100;
@@ -58,9 +59,23 @@ export const setPageKey = (game: Game, code: string, page: number) => listPageKe
 export const artistPageKey = (slug: string, page: number) => listPageKey({ kind: 'artist', slug }, page);
 export const seriesPageKey = (id: string, page: number) => listPageKey({ kind: 'series', id }, page);
 
+/**
+ * True for a well-formed object key: `v1/…/<name>.json.gz` where every segment is a valid id (so
+ * never empty, `.` or `..`). Checked wherever a key from a request or a downloaded manifest is about
+ * to become a path.
+ */
+export function isObjectKey(key: string): boolean {
+  if (key.length > 512 || !key.startsWith('v1/') || !key.endsWith(OBJECT_SUFFIX)) return false;
+  return key.split('/').every(isValidId);
+}
+
 /** Files beside the objects in a snapshot folder. */
 export const MANIFEST_FILE = 'manifest.ndjson';
 export const CHANGES_FILE = 'changes.ndjson';
+/** Detached Ed25519 signature of the manifest (snapshots/signature.ts). */
+export const MANIFEST_SIGNATURE_FILE = 'manifest.ndjson.sig';
+/** Folder of the bulk files (gzip NDJSON of every card, figure, set, oracle concept, and the changes). */
+export const BULK_DIR = 'bulk';
 export const SEARCH_DB_FILE = 'search.sqlite';
 /** The pointer (a symlink) in a snapshot root that names the current snapshot folder. */
 export const CURRENT_POINTER = 'current';

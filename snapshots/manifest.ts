@@ -23,6 +23,25 @@ export interface ManifestHeader {
   /** Snapshot this one was compiled incrementally against, if any. */
   previous: string | null;
   counts: { new: number; changed: number; unchanged: number; removed: number };
+  /** The snapshot's bulk files (absent in manifests written before bulk files existed). */
+  bulk?: BulkFile[];
+}
+
+/**
+ * One bulk file: gzip NDJSON, one record per line, sorted by key. `input` fingerprints what it was
+ * built from (the hashes of its source objects), so an unchanged bulk file is re-used by the next compile.
+ *
+ * @example
+ *   {"name":"cards","file":"bulk/cards.ndjson.gz","count":5000,"size":1843211,"sha256":"…","input":"…"}
+ */
+export interface BulkFile {
+  name: string;
+  /** Path inside the snapshot folder. */
+  file: string;
+  count: number;
+  size: number;
+  sha256: string;
+  input: string;
 }
 
 export interface ManifestEntry {
@@ -58,6 +77,15 @@ export async function* readManifest(path: string): AsyncGenerator<ManifestHeader
     }
     yield parsed;
   }
+}
+
+/** The header line alone (the first line of the file): cheap at any manifest size. */
+export async function readManifestHeader(path: string): Promise<ManifestHeader> {
+  for await (const item of readManifest(path)) {
+    if (isManifestHeader(item)) return item;
+    break;
+  }
+  throw new Error(`not a catalog manifest: ${path}`);
 }
 
 export function isManifestHeader(v: ManifestHeader | ManifestEntry): v is ManifestHeader {

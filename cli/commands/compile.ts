@@ -1,9 +1,10 @@
-/** `catalog compile --source <dir|url> --out <root> [--keep N] [--max-rejects N] [--workers N]` */
+/** `catalog compile --source <dir|url> --out <root> [--keep N] [--max-rejects N] [--workers N] [--sign-key <file>]` */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { compileSnapshot } from '../../compiler/compile/index.js';
 import { createTerminalProgress, formatDuration } from '../progress.js';
 import { parseIntOption } from '../options.js';
+import { loadPrivateKey } from '../../snapshots/signature.js';
 
 export function registerCompile(program: Command, io: CliIO): void {
   program
@@ -14,7 +15,10 @@ export function registerCompile(program: Command, io: CliIO): void {
     .option('--keep <n>', 'complete snapshots to keep, current included', '3')
     .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
     .option('--workers <n>', 'render threads besides the main thread, which reads and writes (default: cores - 1, at least 1)')
-    .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string }) => {
+    .option('--sign-key <file>', 'Ed25519 private key (PEM, from `catalog signing init`) that signs the manifest')
+    .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string; signKey?: string }) => {
+      // Loaded before any work, so a bad key file fails in a second, not after the compile.
+      const signKey = opts.signKey === undefined ? null : loadPrivateKey(opts.signKey);
       const progress = createTerminalProgress(io);
       try {
         const s = await compileSnapshot({
@@ -24,6 +28,7 @@ export function registerCompile(program: Command, io: CliIO): void {
           maxRejects: parseIntOption('--max-rejects', opts.maxRejects, 0),
           workers: opts.workers === undefined ? undefined : parseIntOption('--workers', opts.workers, 0),
           progress,
+          signKey,
         });
         progress.finish();
         const secs = s.durationMs / 1000;
@@ -31,7 +36,7 @@ export function registerCompile(program: Command, io: CliIO): void {
           `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +
             `${s.counts.unchanged} unchanged, ${s.counts.removed} removed) from ${s.cards} cards and ${s.figures} figures` +
             `${s.rejects.length ? `, ${s.rejects.length} records skipped` : ''} in ${formatDuration(s.durationMs)} ` +
-            `(${Math.round(s.objects / Math.max(secs, 0.001))} objects/s) -> ${opts.out}/current\n`,
+            `(${Math.round(s.objects / Math.max(secs, 0.001))} objects/s)${signKey ? ', manifest signed' : ''} -> ${opts.out}/current\n`,
         );
       } finally {
         progress.finish();

@@ -18,6 +18,7 @@ interface ServeFlags {
   port: string;
   workers?: string;
   cacheMb?: string;
+  publicKey?: string;
 }
 
 export function registerServe(program: Command, io: CliIO): void {
@@ -30,6 +31,7 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--port <port>', 'port to bind (0 = any free port)', String(DEFAULT_PORT))
     .option('--workers <n>', 'worker processes (default: one per core)')
     .option('--cache-mb <n>', 'object cache per worker, in MiB (bounded whatever the catalog size)', '128')
+    .option('--public-key <file>', 'Ed25519 public key (PEM) that verifies the manifests; published at /v1/snapshot/public-key')
     .action(async (flags: ServeFlags) => {
       const server = await startServer({
         snapshots: flags.snapshots,
@@ -39,6 +41,7 @@ export function registerServe(program: Command, io: CliIO): void {
         workers: flags.workers === undefined ? defaultWorkers() : parseIntOption('--workers', flags.workers, 1, 256),
         cacheBytes: parseIntOption('--cache-mb', flags.cacheMb ?? '128', 0, 1 << 20) * 1024 * 1024,
         env: io.env,
+        publicKeyFile: flags.publicKey,
         log: (line) => io.stderr.write(line + '\n'),
       });
       // Workers re-run this command line under node:cluster; only the parent speaks.

@@ -42,6 +42,8 @@ import { renderAggregates } from './aggregates.js';
 import { buildSnapshotSearchIndex } from './search-phase.js';
 import { publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
+import { writeBulkFiles, cardsPerSet } from '../bulk/write-bulk.js';
+import type { KeyObject } from 'node:crypto';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -56,6 +58,8 @@ export interface CompileOptions {
   workers?: number;
   progress?: ProgressSink;
   now?: () => Date;
+  /** Ed25519 private key that signs the manifest. */
+  signKey?: KeyObject | null;
 }
 
 export interface CompileSummary {
@@ -157,8 +161,13 @@ async function compileLocked(
     progress.phase('search index', null);
     buildSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
 
-    progress.phase('publish', null);
     const { counts, changes } = table.diff();
+    const entries = table.sorted();
+    progress.phase('bulk files', null);
+    const bulk = await writeBulkFiles({
+      dir: writer.dir, entries, changes, sets: catalog.sets, cardsPerSet: cardsPerSet(catalog.cards.values()), previousDir: previous?.dir ?? null,
+    });
+    progress.phase('publish', null);
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
@@ -167,16 +176,18 @@ async function compileLocked(
       objects: table.size,
       previous: previous?.id ?? null,
       counts,
+      bulk,
     };
     const { pruned } = await publishSnapshot({
       root: options.out,
       writer,
       header,
-      entries: table.sorted(),
+      entries,
       written: table.written(),
       changes,
       keep,
       requiredFiles: [SEARCH_DB_FILE],
+      signKey: options.signKey,
     });
     return {
       snapshotId,

@@ -6,12 +6,14 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHANGES_FILE, MANIFEST_FILE } from '../../snapshots/keys.js';
+import type { KeyObject } from 'node:crypto';
+import { CHANGES_FILE } from '../../snapshots/keys.js';
 import { manifestLines, type ChangeEntry, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { pruneSnapshots } from '../../snapshots/store/fs.js';
 import { switchCurrent } from '../../snapshots/store/pointer.js';
 import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { CatalogError } from '../../snapshots/errors.js';
+import { writeManifestFile } from './signed-manifest.js';
 
 export interface PublishInput {
   root: string;
@@ -27,6 +29,8 @@ export interface PublishInput {
   keep: number;
   /** Extra files the snapshot must contain (e.g. the search index). */
   requiredFiles: string[];
+  /** Ed25519 key that signs the manifest (manifest.ndjson.sig); unsigned when absent. */
+  signKey?: KeyObject | null;
 }
 
 /** Every recorded object exists with the recorded size; throws `io` naming the first problems. */
@@ -62,7 +66,7 @@ export async function publishSnapshot(input: PublishInput): Promise<{ pruned: st
   await writer.writeFile(CHANGES_FILE, (function* () {
     for (const c of input.changes) yield JSON.stringify(c) + '\n';
   })());
-  await writer.writeFile(MANIFEST_FILE, manifestLines(input.header, input.entries));
+  await writeManifestFile(writer, manifestLines(input.header, input.entries), input.signKey ?? null);
   await switchCurrent(input.root, writer.id);
   const pruned = await pruneSnapshots(input.root, input.keep, [writer.id]);
   return { pruned };

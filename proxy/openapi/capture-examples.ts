@@ -18,7 +18,7 @@ import { createKeyStore } from '../keys/store.js';
 import { openStateDb } from '../state/open.js';
 import { KEY_PATTERN } from '../keys/format.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
-import type { SnapshotSource } from '../../snapshots/store/types.js';
+import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
 import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
 import { catalogRoutes } from './routes-catalog.js';
 
@@ -66,10 +66,14 @@ export function failingReads(source: SnapshotSource): SnapshotSource {
   const fail = async (): Promise<never> => {
     throw new Error('read failed');
   };
+  const broken = (reader: SnapshotReader | null): SnapshotReader | null =>
+    reader === null ? null : { id: reader.id, get: fail, searchDbPath: fail, file: fail };
   return {
     async current() {
-      const reader = await source.current();
-      return reader === null ? null : { id: reader.id, get: fail, searchDbPath: fail };
+      return broken(await source.current());
+    },
+    async open(id) {
+      return broken(await source.open(id));
     },
   };
 }
@@ -84,7 +88,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
   const clock = () => now;
   const secret = internal['X-Service-Internal-Key'];
   const main = harness(source, secret, dir, 'main', clock);
-  const empty = harness({ current: async () => null }, secret, dir, 'empty', clock);
+  const empty = harness({ current: async () => null, open: async () => null }, secret, dir, 'empty', clock);
   const broken = harness(failingReads(source), secret, dir, 'broken', clock);
   try {
     const { h } = main;

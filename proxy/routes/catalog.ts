@@ -21,6 +21,15 @@ import { registerSetRoute } from './sets.js';
 import { registerShowcaseRoutes } from './showcase.js';
 import { registerTrendingRoute } from './trending.js';
 import type { SearchIndexCache } from '../search/index-cache.js';
+import type { KeyObject } from 'node:crypto';
+import { keyFingerprint } from '../../snapshots/signature.js';
+import { createSnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import { registerSnapshotRoute } from './snapshot.js';
+import { registerManifestRoutes } from './snapshot-manifest.js';
+import { registerChangesRoute } from './snapshot-changes.js';
+import { registerPublicKeyRoute } from './snapshot-public-key.js';
+import { registerObjectRoute } from './snapshot-objects.js';
+import { registerBulkRoutes } from './bulk.js';
 
 export interface CatalogRouteDeps {
   snapshots: SnapshotSource;
@@ -28,6 +37,8 @@ export interface CatalogRouteDeps {
   cacheBytes?: number;
   /** Open search indexes; the caller that passes one closes it at shutdown (proxy/main.ts). */
   searchIndexes?: SearchIndexCache;
+  /** The Ed25519 key that verifies the manifests, published at /v1/snapshot/public-key. */
+  publicKey?: KeyObject | null;
 }
 
 export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
@@ -46,5 +57,12 @@ export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
   registerCatalogSummaryRoute(router, serve);
   registerShowcaseRoutes(router, serve);
   registerSearchRoute(router, { snapshot: (c) => serve.pin(c), indexes: deps.searchIndexes });
+  const files = createSnapshotFiles({ serve, snapshots: deps.snapshots });
+  registerSnapshotRoute(router, files, deps.publicKey ? keyFingerprint(deps.publicKey) : null);
+  registerManifestRoutes(router, files);
+  registerChangesRoute(router, files);
+  registerPublicKeyRoute(router, deps.publicKey ?? null);
+  registerObjectRoute(router, serve, files);
+  registerBulkRoutes(router, files);
   return router;
 }

@@ -7,12 +7,12 @@
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
 import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { writeFile, mkdir, readdir, rm, unlink } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { writeFile, mkdir, readdir, rm, unlink, stat, readFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { MANIFEST_FILE, SEARCH_DB_FILE } from '../keys.js';
-import type { SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
+import type { SnapshotFile, SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
 import { isSnapshotId, readCurrentId } from './pointer.js';
 
 export function createFsSnapshotReader(root: string, id: string): SnapshotReader {
@@ -37,6 +37,34 @@ export function createFsSnapshotReader(root: string, id: string): SnapshotReader
       const p = join(dir, SEARCH_DB_FILE);
       return existsSync(p) ? p : null;
     },
+    async file(name) {
+      return openFsFile(join(dir, name));
+    },
+  };
+}
+
+/**
+ * A file of a snapshot folder. Names come from the snapshot's own manifest or from constants, never
+ * from a request. The size is taken when opened: snapshot files are immutable once published.
+ */
+async function openFsFile(path: string): Promise<SnapshotFile | null> {
+  let size: number;
+  let version: string;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return null;
+    size = s.size;
+    version = `${s.size}-${s.mtimeMs}`;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+  return {
+    size,
+    version,
+    stream: (start, end) => createReadStream(path, { start, end }),
+    bytes: () => readFile(path),
   };
 }
 
@@ -45,6 +73,11 @@ export function createFsSnapshotSource(root: string): SnapshotSource {
     async current() {
       const id = await readCurrentId(root);
       return id === null ? null : createFsSnapshotReader(root, id);
+    },
+    async open(id) {
+      // The id is checked before it becomes a path; a folder without a manifest is incomplete.
+      if (!isSnapshotId(id) || !existsSync(join(root, id, MANIFEST_FILE))) return null;
+      return createFsSnapshotReader(root, id);
     },
   };
 }

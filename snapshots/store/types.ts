@@ -9,11 +9,26 @@ export interface SnapshotReader {
   get(key: string): Promise<Buffer | null>;
   /** A local path of the snapshot's SQLite search index (downloaded first for remote stores). */
   searchDbPath(): Promise<string | null>;
+  /** A file beside the objects (manifest, its signature, a bulk file), or null when absent. */
+  file(name: string): Promise<SnapshotFile | null>;
+}
+
+/** A snapshot file served whole or by byte range (bulk downloads resume with `Range`). */
+export interface SnapshotFile {
+  readonly size: number;
+  /** Changes whenever the file's content may have (size and mtime): keys caches of facts derived from it. */
+  readonly version: string;
+  /** Bytes `start`..`end` inclusive, streamed. */
+  stream(start: number, end: number): NodeJS.ReadableStream;
+  /** The whole file (for the small ones: signature, manifest header checks). */
+  bytes(): Promise<Buffer>;
 }
 
 export interface SnapshotSource {
   /** The snapshot `current` names right now, or null when nothing was published yet. */
   current(): Promise<SnapshotReader | null>;
+  /** A kept, complete snapshot by id (older than current included), or null when it is not kept. */
+  open(id: string): Promise<SnapshotReader | null>;
   close?(): Promise<void>;
 }
 

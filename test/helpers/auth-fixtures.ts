@@ -36,7 +36,7 @@ export function tempDir(prefix = 'catalog-auth-'): { dir: string; cleanup(): voi
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export const emptySnapshots: SnapshotSource = { current: async () => null };
+export const emptySnapshots: SnapshotSource = { current: async () => null, open: async () => null };
 
 export interface LogLine {
   level: 'error' | 'info';

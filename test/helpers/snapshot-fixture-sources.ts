@@ -26,6 +26,7 @@ export function countingSource(inner: SnapshotSource): CountingSource {
           return reader.get(key);
         });
       },
+      open: (id) => inner.open(id),
     },
     touches: () => touches,
     keysRead,
@@ -56,6 +57,7 @@ export function gatedSource(inner: SnapshotSource): GatedSource {
           return reader.get(key);
         });
       },
+      open: (id) => inner.open(id),
     },
     waiting,
     release,
@@ -63,5 +65,5 @@ export function gatedSource(inner: SnapshotSource): GatedSource {
 }
 
 function wrapReader(reader: SnapshotReader, get: (key: string) => Promise<Buffer | null>): SnapshotReader {
-  return { id: reader.id, get, searchDbPath: () => reader.searchDbPath() };
+  return { id: reader.id, get, searchDbPath: () => reader.searchDbPath(), file: (name) => reader.file(name) };
 }

@@ -1,0 +1,68 @@
+/**
+ * GET /v1/snapshot/changes?since=<snapshotId> — every key new, changed or removed between a kept
+ * snapshot and the current one (or `snapshot=<id>`), as an envelope whose `data.changes` is streamed
+ * as it is computed (manifest-diff.ts). 410 `gone` when `since` is no longer kept: the caller then
+ * syncs from the whole manifest. The answer depends only on the two immutable snapshots, so its ETag
+ * names them.
+ */
+import { Readable } from 'node:stream';
+import type { Hono } from 'hono';
+import { CatalogError } from '../../snapshots/errors.js';
+import { API_VERSION, SCHEMA_VERSION, toTimestamp } from '../../snapshots/envelope.js';
+import { MANIFEST_FILE } from '../../snapshots/keys.js';
+import type { SnapshotFile } from '../../snapshots/store/types.js';
+import type { ProxyEnv } from '../env.js';
+import { rejectUnknownParams, singleParam } from '../http/params.js';
+import { respond } from '../http/response-headers.js';
+import { ifNoneMatchHits } from '../serve-object/etag.js';
+import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
+import { queryOf } from '../serve-object/validate.js';
+import { diffManifests } from '../snapshot-files/manifest-diff.js';
+import { requireSnapshotId, type SnapshotFiles } from '../snapshot-files/snapshot-files.js';
+
+async function* changesBody(since: string, current: string, asOf: string | null, before: SnapshotFile | null, after: SnapshotFile): AsyncGenerator<string> {
+  const counts = { new: 0, changed: 0, removed: 0 };
+  yield `{"apiVersion":${JSON.stringify(API_VERSION)},"asOf":${JSON.stringify(asOf === null ? null : toTimestamp(asOf))},` +
+    `"data":{"since":${JSON.stringify(since)},"snapshotId":${JSON.stringify(current)},"changes":[`;
+  let first = true;
+  if (before !== null) {
+    let batch = '';
+    for await (const change of diffManifests(before, after)) {
+      counts[change.change]++;
+      batch += (first ? '' : ',') + JSON.stringify(change);
+      first = false;
+      if (batch.length > 64 * 1024) {
+        yield batch;
+        batch = '';
+      }
+    }
+    if (batch) yield batch;
+  }
+  yield `],"counts":${JSON.stringify(counts)}},"kind":"snapshotChanges","page":null,"schemaVersion":${SCHEMA_VERSION},"warnings":[]}`;
+}
+
+export function registerChangesRoute(router: Hono<ProxyEnv>, files: SnapshotFiles): void {
+  router.get('/v1/snapshot/changes', async (c) => {
+    c.set('routePattern', '/v1/snapshot/changes');
+    const query = queryOf(c);
+    rejectUnknownParams(query, ['since', 'snapshot']);
+    const since = requireSnapshotId(singleParam(query, 'since'), 'since');
+    const reader = await files.pin(c, query);
+    const facts = await files.manifest(reader);
+    const after = await reader.file(MANIFEST_FILE);
+    if (after === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
+    const before = since === reader.id ? null : await (await files.kept(since, 'since')).file(MANIFEST_FILE);
+    const etag = `"changes-${since}-${reader.id}"`;
+    const headers: Record<string, string> = {
+      ETag: etag, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE, 'X-Snapshot-Id': reader.id,
+    };
+    if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
+    if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
+    const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
+    // A web body carries bytes, not strings.
+    const body = Readable.toWeb(Readable.from((async function* () {
+      for await (const s of chunks) yield Buffer.from(s, 'utf8');
+    })())) as unknown as ReadableStream;
+    return respond(c, body, 200, headers, null);
+  });
+}

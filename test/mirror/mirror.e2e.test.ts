@@ -1,0 +1,277 @@
+/**
+ * End to end: a generated catalog compiled and signed by the real CLI, served by `catalog serve
+ * --public-key` on a free port, mirrored by `catalog mirror` through a relay that cuts the first
+ * bulk download in half (so the mirror must resume it with Range). Then 1% of the cards change, the
+ * origin recompiles, and the re-mirror must fetch exactly the objects whose hash changed (counted in
+ * the origin's audit rows) and end with the origin's bytes. Bad input (wrong key, tampered manifest,
+ * a folder that is not a mirror) fails clearly and leaves the previous mirror serving.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { chmodSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startNginx } from '../helpers/nginx.js';
+import { request } from 'undici';
+
+let dir: string;
+let origin: string;
+let catalog: string;
+let server: ServerProcess | null = null;
+let relay: Server | null = null;
+let relayUrl: string;
+const relayLog: { path: string; range: string | undefined }[] = [];
+let cutNextBulk = true;
+
+const keys = () => join(dir, 'keys');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const pub = () => join(keys(), 'signing-key.pub.pem');
+const mirrorDir = () => join(dir, 'mirror');
+const currentOf = (root: string) => readlinkSync(join(root, 'current'));
+
+interface Entry { key: string; size: number; sha256: string }
+function manifestOf(root: string): { header: { snapshotId: string; bulk: { file: string; sha256: string }[] }; entries: Entry[] } {
+  const lines = readFileSync(join(root, currentOf(root), 'manifest.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return { header: lines[0], entries: lines.slice(1) };
+}
+
+function auditCount(route: string): number {
+  const db = new Database(join(dir, 'state.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM audit_log WHERE route = ?').get(route) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+async function waitForAudit(route: string, atLeast: number): Promise<number> {
+  // Audit rows are group-committed before each response leaves, so they are there; this only
+  // tolerates the WAL reader seeing the last commit.
+  for (let i = 0; i < 50; i++) {
+    const n = auditCount(route);
+    if (n >= atLeast) return n;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return auditCount(route);
+}
+
+/** Every file the manifest names (objects, bulk files, the manifest and its signature) is byte-identical in both roots. */
+function expectSameBytes(originRoot: string, mirrorRoot: string): void {
+  const { header, entries } = manifestOf(originRoot);
+  const o = join(originRoot, currentOf(originRoot));
+  const m = join(mirrorRoot, currentOf(mirrorRoot));
+  expect(currentOf(mirrorRoot)).toBe(currentOf(originRoot));
+  const files = [...entries.map((e) => e.key), ...header.bulk.map((b) => b.file), 'manifest.ndjson', 'manifest.ndjson.sig'];
+  const different = files.filter((f) => !readFileSync(join(o, f)).equals(readFileSync(join(m, f))));
+  expect(different).toEqual([]);
+}
+
+function mirror(args: { to?: string; publicKey?: string; from?: string } = {}) {
+  return runCli(['mirror', '--from', args.from ?? relayUrl, '--key', `@${join(dir, 'key.txt')}`, '--to', args.to ?? mirrorDir(),
+    '--public-key', args.publicKey ?? pub(), '--concurrency', '4']);
+}
+
+beforeAll(async () => {
+  dir = tempDir('catalog-mirror-e2e-');
+  catalog = join(dir, 'catalog');
+  origin = join(dir, 'origin');
+  for (const args of [
+    ['generate', '--out', catalog, '--cards', '400', '--seed', '5'],
+    ['signing', 'init', '--out', keys()],
+    ['compile', '--source', catalog, '--out', origin, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1'],
+  ]) {
+    const r = await runCli(args);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  const minted = await runCli(['keys', 'mint', '--state', join(dir, 'state.sqlite'), '--tenant', 'mirror', '--tier', 'enterprise', '--json']);
+  expect(minted.code, minted.stderr).toBe(0);
+  writeFileSync(join(dir, 'key.txt'), JSON.parse(minted.stdout).key + '\n', { mode: 0o600 });
+  server = await startServerProcess(
+    ['serve', '--snapshots', origin, '--state', join(dir, 'state.sqlite'), '--port', '0', '--workers', '1', '--public-key', pub()],
+    { env: { CATALOG_TIER_LIMITS: 'enterprise=999999999' } },
+  );
+  // A relay in front of the origin that breaks the first bulk download after half its bytes.
+  const target = new URL(server.url);
+  relay = createServer((req, res) => {
+    relayLog.push({ path: req.url ?? '', range: req.headers.range });
+    const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      const cut = cutNextBulk && (req.url ?? '').startsWith('/v1/bulk/cards') && upRes.statusCode === 200;
+      if (!cut) {
+        upRes.pipe(res);
+        return;
+      }
+      cutNextBulk = false;
+      const half = Math.floor(Number(upRes.headers['content-length']) / 2);
+      let sent = 0;
+      upRes.on('data', (chunk: Buffer) => {
+        if (sent >= half) return;
+        const part = chunk.subarray(0, half - sent);
+        sent += part.length;
+        const last = sent >= half;
+        if (last) upRes.destroy();
+        // Break the connection only once the first half has left, so the client really holds it.
+        res.write(part, () => {
+          if (last) setTimeout(() => res.socket?.destroy(), 50);
+        });
+      });
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => relay!.listen(0, '127.0.0.1', r));
+  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  server?.child.kill('SIGTERM');
+  await server?.exited;
+  await new Promise<void>((r) => (relay ? relay.close(() => r()) : r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('catalog mirror', () => {
+  it('when the mirror runs the first time then it holds the origin\'s exact bytes, after resuming a cut bulk download', async () => {
+    const r = await mirror();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^mirrored \S+: \d+ objects \(\d+ fetched/);
+    expectSameBytes(origin, mirrorDir());
+    // The cut download was resumed from where it broke, with If-Range naming the signed hash.
+    const cards = relayLog.filter((l) => l.path.startsWith('/v1/bulk/cards'));
+    expect(cards.length).toBe(2);
+    expect(cards[1].range).toMatch(/^bytes=[1-9]\d*-$/);
+    // The folder is a complete snapshot: the offline verify agrees, signature included.
+    const v = await runCli(['verify', mirrorDir(), '--public-key', pub()]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain('manifest signature valid');
+    // And nginx can label every object with the origin's ETag.
+    const map = readFileSync(join(mirrorDir(), 'current', 'etags.map'), 'utf8');
+    const { entries } = manifestOf(origin);
+    const card = entries.find((e) => e.key.endsWith('/30d.json.gz'))!;
+    expect(map).toContain(`"${currentOf(origin)}:/${card.key.slice(0, -3)}" "\\"${card.sha256}\\"";`);
+  }, 180_000);
+
+  it('when run again on the same snapshot then nothing is fetched', async () => {
+    const before = await waitForAudit('/v1/snapshot/objects/*', 0);
+    const r = await mirror();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('is up to date');
+    expect(await waitForAudit('/v1/snapshot/objects/*', 0)).toBe(before);
+  }, 60_000);
+
+  it('when the mirror key is wrong then it fails saying so and the mirror keeps serving', async () => {
+    const other = join(dir, 'other-keys');
+    expect((await runCli(['signing', 'init', '--out', other])).code).toBe(0);
+    const to = join(dir, 'wrong-key-mirror');
+    const r = await mirror({ to, publicKey: join(other, 'signing-key.pub.pem') });
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain('is signed by another key');
+    expect(existsSync(join(to, 'current'))).toBe(false);
+  }, 60_000);
+
+  it('when the target folder is not a mirror then it refuses and writes nothing', async () => {
+    const to = join(dir, 'not-a-mirror');
+    mkdirSync(to);
+    writeFileSync(join(to, 'precious.txt'), 'keep me');
+    const r = await mirror({ to });
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain('is not a catalog mirror');
+    expect(readdirSync(to)).toEqual(['precious.txt']);
+    // The origin's own snapshot root is not a mirror either.
+    const o = await mirror({ to: origin });
+    expect(o.code).toBe(64);
+  }, 60_000);
+
+  it('when 1% of the catalog changes then the re-mirror fetches only the changed objects, after refusing a tampered manifest', async () => {
+    const previousMirror = currentOf(mirrorDir());
+    const before = manifestOf(origin);
+    // Change the image of 1% of the cards (every 100th), then recompile incrementally.
+    const cardsPath = join(catalog, 'cards.ndjson');
+    const lines = readFileSync(cardsPath, 'utf8').trim().split('\n');
+    const changedCards = lines.length / 100;
+    writeFileSync(cardsPath, lines.map((l, i) => {
+      if (i % 100 !== 0) return l;
+      const card = JSON.parse(l);
+      card.imageUrl = `${card.imageUrl ?? 'https://images.example.invalid/card.jpg'}?v=2`;
+      return JSON.stringify(card);
+    }).join('\n') + '\n');
+    const c = await runCli(['compile', '--source', catalog, '--out', origin, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1']);
+    expect(c.code, c.stderr).toBe(0);
+    const after = manifestOf(origin);
+    const beforeSha = new Map(before.entries.map((e) => [e.key, e.sha256]));
+    const moved = after.entries.filter((e) => beforeSha.get(e.key) !== e.sha256);
+    expect(moved.length).toBeGreaterThanOrEqual(changedCards * 5);
+    expect(moved.length).toBeLessThan(after.entries.length / 10);
+
+    // A manifest altered at the origin after signing is refused; the mirror stays on its snapshot.
+    const manifestPath = join(origin, currentOf(origin), 'manifest.ndjson');
+    const genuine = readFileSync(manifestPath);
+    writeFileSync(manifestPath, Buffer.concat([genuine, Buffer.from(JSON.stringify({ key: 'v1/cards/x/30d.json.gz', size: 1, sha256: '0'.repeat(64), input: null }) + '\n')]));
+    const tampered = await mirror();
+    expect(tampered.code).toBe(65);
+    expect(tampered.stderr).toContain('changed after signing');
+    expect(currentOf(mirrorDir())).toBe(previousMirror);
+    writeFileSync(manifestPath, genuine);
+
+    const objectRequests = await waitForAudit('/v1/snapshot/objects/*', 0);
+    const r = await mirror();
+    expect(r.code, r.stderr).toBe(0);
+    // Exactly the objects whose hash changed crossed the wire (the origin audited each request).
+    expect(await waitForAudit('/v1/snapshot/objects/*', objectRequests + moved.length)).toBe(objectRequests + moved.length);
+    expect(r.stdout).toContain(`(${moved.length} fetched`);
+    expectSameBytes(origin, mirrorDir());
+    // Unchanged objects are the previous mirror's files (hard links), not copies.
+    const unchanged = after.entries.find((e) => beforeSha.get(e.key) === e.sha256)!;
+    const now = join(mirrorDir(), currentOf(mirrorDir()), unchanged.key);
+    const then = join(mirrorDir(), previousMirror, unchanged.key);
+    expect(statSync(now).ino).toBe(statSync(then).ino);
+  }, 240_000);
+
+  it('when nginx serves the mirror with docs/mirroring/nginx.conf then bytes, ETag, Cache-Control and 304s equal the origin\'s', async (ctx) => {
+    // nginx's workers run as an unprivileged user: the temp folder (mkdtemp makes it 0700) must be traversable.
+    chmodSync(dir, 0o755);
+    const nginx = await startNginx(mirrorDir(), join(dir, 'nginx'));
+    if (nginx === null) {
+      ctx.skip('nginx is not installed (apt-get install -y nginx-light): the nginx mirror check did not run');
+      return;
+    }
+    try {
+      const key = readFileSync(join(dir, 'key.txt'), 'utf8').trim();
+      const { entries } = manifestOf(origin);
+      const card = entries.find((e) => e.key.startsWith('v1/cards/') && e.key.endsWith('/3mo.json.gz'))!.key.split('/')[2];
+      const figure = entries.find((e) => /^v1\/figures\/[^/]+\.json\.gz$/.test(e.key))!.key.slice('v1/figures/'.length, -'.json.gz'.length);
+      const set = entries.find((e) => /^v1\/sets\/[^/]+\/[^/]+\/page-1\.json\.gz$/.test(e.key))!.key.split('/');
+      const paths = [`/v1/cards/${card}?range=3mo`, `/v1/cards/${card}`, `/v1/figures/${figure}`, `/v1/sets/${set[2]}/${set[3]}`,
+        '/v1/catalog/summary', '/v1/bulk/cards', '/v1/snapshot/manifest'];
+      for (const path of paths) {
+        const o = await request(`${server!.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
+        const m = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+        const ob = Buffer.from(await o.body.arrayBuffer());
+        const mb = Buffer.from(await m.body.arrayBuffer());
+        expect([path, m.statusCode], path).toEqual([path, 200]);
+        expect(mb.equals(ob), path).toBe(true);
+        expect(m.headers.etag, path).toBe(o.headers.etag);
+        expect(m.headers['cache-control'], path).toBe(o.headers['cache-control']);
+        expect(m.headers['x-snapshot-id'], path).toBe(o.headers['x-snapshot-id']);
+        const again = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(o.headers.etag) } });
+        await again.body.dump();
+        expect(again.statusCode, path).toBe(304);
+        expect(again.headers.etag, path).toBe(o.headers.etag);
+      }
+      // A document's Content-Type matches too, and a bulk download resumes at nginx like at the origin.
+      const doc = await request(`${nginx.url}/v1/catalog/summary`, { headers: { 'accept-encoding': 'gzip' } });
+      await doc.body.dump();
+      expect(doc.headers['content-type']).toBe('application/json; charset=utf-8');
+      const whole = readFileSync(join(mirrorDir(), 'current', 'bulk', 'cards.ndjson.gz'));
+      const part = await request(`${nginx.url}/v1/bulk/cards`, { headers: { range: 'bytes=100-', 'if-range': `"${sha256(whole)}"` } });
+      expect(part.statusCode).toBe(206);
+      expect(Buffer.from(await part.body.arrayBuffer()).equals(whole.subarray(100))).toBe(true);
+    } finally {
+      await nginx.stop();
+    }
+  }, 60_000);
+});
