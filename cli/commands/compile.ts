@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { compileSnapshot } from '../../compiler/compile/index.js';
-import { createTerminalProgress, formatDuration } from '../progress.js';
+import { createCompileLog } from '../compile-log.js';
+import { createCliLogger, parseLogLevel } from '../log.js';
+import { formatDuration } from '../progress.js';
 import { parseIntOption } from '../options.js';
 
 export function registerCompile(program: Command, io: CliIO): void {
@@ -15,7 +17,7 @@ export function registerCompile(program: Command, io: CliIO): void {
     .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
     .option('--workers <n>', 'render threads besides the main thread, which reads and writes (default: cores - 1, at least 1)')
     .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string }) => {
-      const progress = createTerminalProgress(io);
+      const progress = createCompileLog(io, createCliLogger(io, parseLogLevel(io.env)));
       try {
         const s = await compileSnapshot({
           source: opts.source,
@@ -25,7 +27,10 @@ export function registerCompile(program: Command, io: CliIO): void {
           workers: opts.workers === undefined ? undefined : parseIntOption('--workers', opts.workers, 0),
           progress,
         });
-        progress.finish();
+        progress.compiled({
+          snapshotId: s.snapshotId, objects: s.objects, ...s.counts, cards: s.cards, figures: s.figures,
+          rejects: s.rejects.length, durationMs: s.durationMs,
+        });
         const secs = s.durationMs / 1000;
         io.stdout.write(
           `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +
