@@ -36,7 +36,8 @@ export function parseLogLevel(env: NodeJS.ProcessEnv): Level | 'silent' {
 
 function destination(io: CliIO): DestinationStream {
   if (io.stderr.isTTY === true) {
-    const pretty = prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+    // One line per entry: a terminal follows a request per line, as an access log does.
+    const pretty = prettyFactory({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
     return { write: (line: string) => void io.stderr.write(pretty(line)) };
   }
   // The real stderr gets the asynchronous writer; an injected stream (tests) is written to directly.

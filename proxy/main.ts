@@ -118,6 +118,18 @@ const stderrLog = (line: string) => {
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
 
+/** The admin listener of --admin-port, serving what `collect` gathers (this process, or the cluster). */
+function startMetricsPort(options: ServerOptions, internalKey: string | null, collect: () => Promise<string>): Promise<AdminServer> {
+  const log = options.log ?? stderrLog;
+  return startAdminServer({
+    host: options.adminHost ?? DEFAULT_ADMIN_HOST,
+    port: options.adminPort!,
+    internalKey,
+    collect,
+    onError: (err) => log(`catalog serve: collecting metrics failed: ${firstLine(err)}`),
+  });
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   checkOptions(options);
   if (cluster.isWorker) {
@@ -158,13 +170,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     await listen(server, options.host, options.port);
     if (registry !== null && role === 'single') {
-      admin = await startAdminServer({
-        host: options.adminHost ?? DEFAULT_ADMIN_HOST,
-        port: options.adminPort!,
-        internalKey: config.internalKey,
-        collect: async () => renderMetrics([await registry.getMetricsAsJSON()]),
-        onError: (err) => log(`catalog serve: collecting metrics failed: ${firstLine(err)}`),
-      }).catch((err: unknown) => {
+      admin = await startMetricsPort(options, config.internalKey, async () => renderMetrics([await registry.getMetricsAsJSON()])).catch((err: unknown) => {
         server.close();
         throw err;
       });
@@ -285,13 +291,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   if (clusterMetrics) {
     // Before the workers fork, so a bad admin address fails the start once, with nothing to undo.
     try {
-      admin = await startAdminServer({
-        host: options.adminHost ?? DEFAULT_ADMIN_HOST,
-        port: options.adminPort!,
-        internalKey: config.internalKey,
-        collect: () => clusterMetrics.collect(),
-        onError: (err) => log(`catalog serve: collecting metrics failed: ${firstLine(err)}`),
-      });
+      admin = await startMetricsPort(options, config.internalKey, () => clusterMetrics.collect());
     } catch (err) {
       closeState();
       throw err;

@@ -120,26 +120,21 @@ export function createProxyMetrics(deps: ProxyMetricsDeps): ProxyMetrics {
 
   // The cache counts live in the cache (plain integers, no cost per lookup); a scrape adds what
   // was counted since the last scrape.
-  let seenHits = 0;
-  let seenMisses = 0;
-  new Counter({
-    name: CACHE_HITS,
-    help: 'Object cache lookups that found the object in memory.',
-    registers,
-    collect() {
-      this.inc(cache.hits - seenHits);
-      seenHits = cache.hits;
-    },
-  });
-  new Counter({
-    name: CACHE_MISSES,
-    help: 'Object cache lookups that had to read the snapshot.',
-    registers,
-    collect() {
-      this.inc(cache.misses - seenMisses);
-      seenMisses = cache.misses;
-    },
-  });
+  const countedAtScrape = (name: string, help: string, read: () => number) => {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        const now = read();
+        this.inc(now - seen);
+        seen = now;
+      },
+    });
+  };
+  countedAtScrape(CACHE_HITS, 'Object cache lookups that found the object in memory.', () => cache.hits);
+  countedAtScrape(CACHE_MISSES, 'Object cache lookups that had to read the snapshot.', () => cache.misses);
   new Gauge({
     name: 'catalog_object_cache_bytes',
     help: 'Bytes held by the object cache (bounded by --cache-mb per process).',

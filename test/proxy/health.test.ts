@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../proxy/app.js';
 import { loadConfig } from '../../proxy/config.js';
-import type { ProxyLogger } from '../../proxy/logger.js';
 import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
-import { auditRows, authHarness, bearer, tempDir, type AuthHarness, type LogLine } from '../helpers/auth-fixtures.js';
+import { auditRows, authHarness, bearer, capturingLogger, tempDir, type AuthHarness, type LogLine } from '../helpers/auth-fixtures.js';
 import { writeFixtureSnapshot } from '../helpers/snapshot-fixture.js';
 
 const cleanups: (() => void)[] = [];
@@ -91,11 +90,7 @@ describe('GET /readyz', () => {
     const db: StateDb = { file, sqlite, close: () => sqlite.close() };
     cleanups.push(() => db.close());
     const logs: LogLine[] = [];
-    const logger: ProxyLogger = {
-      error: (message, fields) => logs.push({ level: 'error', message, fields }),
-      info: (message, fields) => logs.push({ level: 'info', message, fields }),
-    };
-    const app = createApp({ db, config: loadConfig({}), snapshots: createFsSnapshotSource(root), logger });
+    const app = createApp({ db, config: loadConfig({}), snapshots: createFsSnapshotSource(root), logger: capturingLogger(logs) });
 
     const res = await app.request('/readyz');
     expect(res.status).toBe(503);
@@ -112,7 +107,7 @@ describe('GET /readyz', () => {
     // probe's own connection is made to give up at once instead of after 5 s.
     h.state.sqlite.pragma('busy_timeout = 0');
     lock.exec('BEGIN IMMEDIATE');
-    const app = createApp({ db: h.state, config: h.config, snapshots: createFsSnapshotSource(root), logger: { error: (m, f) => h.logs.push({ level: 'error', message: m, fields: f }), info: (m, f) => h.logs.push({ level: 'info', message: m, fields: f }) } });
+    const app = createApp({ db: h.state, config: h.config, snapshots: createFsSnapshotSource(root), logger: capturingLogger(h.logs) });
     expect((await app.request('/readyz')).status).toBe(503);
     lock.exec('ROLLBACK');
     expect((await app.request('/readyz')).status).toBe(200);
