@@ -4,6 +4,8 @@
  *
  * Middleware order, and why:
  *   request id   every response, errors included, carries X-Request-Id
+ *   health       /healthz and /readyz answer here: no credential, no log line, no metrics sample
+ *   telemetry    the request log line and the metrics sample, timed around everything below
  *   audit        wraps everything below, so a bearer request gets its row whatever answers it
  *                (401 of a revoked key, 403, 405, 429, route errors), written before the response leaves
  *   /openapi.json  outside /v1 and before the gate: no credential, not counted, no audit row
@@ -16,6 +18,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
+import type { Registry } from 'prom-client';
 import { CatalogError } from '../snapshots/errors.js';
 import type { SnapshotSource } from '../snapshots/store/types.js';
 import { createAuditMiddleware } from './audit/middleware.js';
@@ -31,11 +34,17 @@ import { createKeyStore } from './keys/store.js';
 import { createRateLimiter } from './limits/counter.js';
 import { createRateLimit } from './limits/middleware.js';
 import { defaultLogger, type ProxyLogger } from './logger.js';
+import { createHealthRoutes } from './ops/health-routes.js';
+import { createProxyMetrics } from './ops/metrics.js';
+import { createReadiness } from './ops/readiness.js';
+import { createRequestTelemetry } from './ops/request-telemetry.js';
 import { createRequestId } from './request-id.js';
 import { createAdminAuditRoutes } from './routes/admin-audit.js';
 import { createAdminKeyRoutes } from './routes/admin-keys.js';
 import { createCatalogRoutes } from './routes/catalog.js';
 import { createOpenApiRoutes } from './routes/openapi.js';
+import { createObjectCache } from './serve-object/object-cache.js';
+import type { ServedObject } from './serve-object/object-loader.js';
 import { createGroupCommit } from './state/group-commit.js';
 import type { StateDb } from './state/open.js';
 import type { SearchIndexCache } from './search/index-cache.js';
@@ -53,6 +62,8 @@ export interface AppDeps {
   searchIndexes?: SearchIndexCache;
   /** Ed25519 public key published at /v1/snapshot/public-key (none when absent). */
   publicKey?: KeyObject | null;
+  /** Where the proxy's metrics are registered (proxy/ops/metrics.ts); absent: no metrics are kept. */
+  metricsRegistry?: Registry;
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -63,10 +74,16 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const errors = createErrorResponder({ realm: deps.config.realm, logger });
   // One group commit per state connection: counter upserts and audit rows share its transactions.
   const commits = createGroupCommit(deps.db);
+  const cache = createObjectCache<ServedObject>({ maxBytes: deps.cacheBytes });
+  const metrics = deps.metricsRegistry
+    ? createProxyMetrics({ registry: deps.metricsRegistry, snapshots: deps.snapshots, cache, clock })
+    : null;
 
   const app = new Hono<ProxyEnv>();
   app.use('*', createRequestId());
-  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock, commits));
+  app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
+  app.use('*', createRequestTelemetry({ logger, metrics }));
+  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock, commits, metrics?.auditWrite));
   app.route('/', createOpenApiRoutes());
   app.use('*', createGate({ keys, config: deps.config, clock }));
   app.use('*', createRateLimit(limiter, commits));
@@ -74,7 +91,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));
   app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey }));
+  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey }));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;

@@ -28,7 +28,12 @@ import { createApp } from './app.js';
 import { createSearchIndexCache } from './search/index-cache.js';
 import { loadConfig } from './config.js';
 import { rawError, rawErrorResponse } from './http/raw-error.js';
-import type { ProxyLogger } from './logger.js';
+import { listen, urlOf } from './http/listen.js';
+import { defaultLogger, stackless, type ProxyLogger } from './logger.js';
+import { DEFAULT_ADMIN_HOST, startAdminServer, type AdminServer } from './ops/admin-server.js';
+import { answerMetricsRequests, createClusterMetrics } from './ops/cluster-metrics.js';
+import { createProcessRegistry } from './ops/process-registry.js';
+import { renderMetrics } from './ops/render-metrics.js';
 import { openStateDb } from './state/open.js';
 import { loadPublicKey } from '../snapshots/signature.js';
 import { startAuditRetention } from './audit/retention.js';
@@ -74,6 +79,15 @@ export interface ServerOptions {
   publicKeyFile?: string;
   /** Receives the start/stop lines (default: stderr). */
   log?: (line: string) => void;
+  /** The app's logger: one line per request and request errors (default: errors only, JSON on stderr). */
+  logger?: ProxyLogger;
+  /**
+   * Port of the admin listener serving GET /metrics (0 picks a free port); absent: no admin port and
+   * no metrics kept. In a cluster the primary serves it and collects from the workers.
+   */
+  adminPort?: number;
+  /** Address of the admin listener (default 127.0.0.1); a non-loopback one needs CATALOG_INTERNAL_KEY. */
+  adminHost?: string;
   /** Install SIGTERM/SIGINT handlers (default true; tests that call stop() may turn it off). */
   handleSignals?: boolean;
   /** Client timeouts in ms (defaults HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); tests use short ones. */
@@ -85,6 +99,8 @@ export interface RunningServer {
   role: 'single' | 'primary' | 'worker';
   /** `http://host:port` as bound (the real port when 0 was asked). */
   url: string;
+  /** The admin listener's `http://host:port` (metrics at /metrics), or null when there is none. */
+  adminUrl: string | null;
   /** Drains and stops (what SIGTERM does). */
   stop(): Promise<void>;
   /** Resolves once the server has stopped. */
@@ -102,6 +118,10 @@ function checkOptions(o: ServerOptions): void {
     throw usage(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${o.workers}`, 'workers');
   }
   if (o.host.length === 0) throw usage('--host must not be empty', 'host');
+  if (o.adminPort !== undefined && (!Number.isInteger(o.adminPort) || o.adminPort < 0 || o.adminPort > 65535)) {
+    throw usage(`--admin-port must be 0-65535, got ${o.adminPort}`, 'admin-port');
+  }
+  if (o.adminHost !== undefined && o.adminHost.length === 0) throw usage('--admin-host must not be empty', 'admin-host');
   if (o.snapshots.length === 0) throw usage('--snapshots must name the snapshot root', 'snapshots');
   if (o.state.length === 0) throw usage('--state must name the state file', 'state');
   const t = o.timeouts ?? {};
@@ -115,25 +135,18 @@ const stderrLog = (line: string) => {
   process.stderr.write(line + '\n');
 };
 
-function urlOf(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
 
-/**
- * The app's logger for a served process: JSON lines on stderr, with any stack trace cut to its first
- * line (stack frames carry file paths of the install and say nothing an operator can act on; the
- * request id finds the request).
- */
-function stacklessLogger(): ProxyLogger {
-  const clean = (fields: Record<string, unknown>) => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' && /\n\s+at /.test(v) ? v.split('\n', 1)[0] : v;
-    return out;
-  };
-  return {
-    error: (message, fields) => process.stderr.write(JSON.stringify({ level: 'error', message, ...clean(fields) }) + '\n'),
-    info: () => undefined,
-  };
+/** The admin listener of --admin-port, serving what `collect` gathers (this process, or the cluster). */
+function startMetricsPort(options: ServerOptions, internalKey: string | null, collect: () => Promise<string>): Promise<AdminServer> {
+  const log = options.log ?? stderrLog;
+  return startAdminServer({
+    host: options.adminHost ?? DEFAULT_ADMIN_HOST,
+    port: options.adminPort!,
+    internalKey,
+    collect,
+    onError: (err) => log(`catalog serve: collecting metrics failed: ${firstLine(err)}`),
+  });
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -160,10 +173,14 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.
   const searchIndexes = createSearchIndexCache();
+  // Metrics are kept only when there is an admin port to read them (in a worker, the primary's).
+  const registry = options.adminPort === undefined ? null : createProcessRegistry(role === 'worker' ? `worker-${cluster.worker?.id ?? process.pid}` : 'single');
   let server: Server;
+  let admin: AdminServer | null = null;
   try {
     const app = createApp({
-      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes, logger: stacklessLogger(), searchIndexes, publicKey,
+      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes,
+      logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
     });
     const appListener = getRequestListener(app.fetch);
     server = createServer({
@@ -178,22 +195,32 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     server.on('clientError', answerClientError);
     await listen(server, options.host, options.port);
+    if (registry !== null && role === 'single') {
+      admin = await startMetricsPort(options, config.internalKey, async () => renderMetrics([await registry.getMetricsAsJSON()])).catch((err: unknown) => {
+        server.close();
+        throw err;
+      });
+    }
   } catch (err) {
     state.close();
     throw err;
   }
+  const stopAnswering = registry !== null && role === 'worker' ? answerMetricsRequests(registry) : null;
   // Every process prunes old audit rows (a DELETE of expired rows is idempotent, so N workers doing
   // it hourly is harmless) and the timer is unref'd so it never keeps a stopping worker alive.
   const retention = startAuditRetention({
     state,
     retentionDays: config.auditRetentionDays,
-    onError: (err) => log(`catalog serve: audit pruning failed: ${(err as Error).message.split('\n')[0]}`),
+    onError: (err) => log(`catalog serve: audit pruning failed: ${firstLine(err)}`),
   });
   // Checkpoints run on a timer, never inside a request (state/checkpoints.ts); in a cluster the
   // primary runs them, so a worker only ever checkpoints as the 64 MiB backstop.
-  const checkpoints = role === 'single' ? startCheckpoints({ state, onError: (err) => log(`catalog serve: WAL checkpoint failed: ${(err as Error).message.split('\n')[0]}`) }) : null;
+  const checkpoints = role === 'single' ? startCheckpoints({ state, onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`) }) : null;
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
-  if (role === 'single') log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
+  if (role === 'single') {
+    log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
+    if (admin) log(`catalog serve: metrics on ${admin.url}/metrics`);
+  }
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -201,6 +228,8 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
 
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      admin?.close();
+      stopAnswering?.();
       await drain(server);
       retention.stop();
       checkpoints?.stop();
@@ -218,23 +247,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
     return stopping;
   };
   const removeSignals = onStopSignals(() => void stop(), options.handleSignals !== false);
-  return { role, url, stop, closed };
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      reject(new CatalogError('io', `cannot listen on ${urlOf(host, port)}: ${err.code ?? err.message}`, {}, { cause: err }));
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
+  return { role, url, adminUrl: admin?.url ?? null, stop, closed };
 }
 
 /**
@@ -294,22 +307,36 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? stderrLog;
   // Fail fast, once, with the real message, instead of N workers crash-looping on a bad setting;
   // and migrate the state file here so workers never race on a schema change.
-  loadConfig(options.env);
+  const config = loadConfig(options.env);
   if (options.publicKeyFile !== undefined) loadPublicKey(options.publicKeyFile);
   const state = openStateDb(options.state);
   // The primary serves no request, so its checkpoints cost the workers nothing but the I/O; the
   // connection stays open for them until the primary stops.
   const checkpoints = startCheckpoints({
     state,
-    onError: (err) => log(`catalog serve: WAL checkpoint failed: ${(err as Error).message.split('\n')[0]}`),
+    onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`),
   });
+  // The primary serves the admin port; each scrape collects the workers' registries over IPC.
+  const clusterMetrics = options.adminPort === undefined ? null : createClusterMetrics(createProcessRegistry('primary'));
+  let admin: AdminServer | null = null;
   let stateOpen = true;
   const closeState = () => {
     if (!stateOpen) return;
     stateOpen = false;
+    admin?.close();
+    clusterMetrics?.close();
     checkpoints.stop();
     state.close();
   };
+  if (clusterMetrics) {
+    // Before the workers fork, so a bad admin address fails the start once, with nothing to undo.
+    try {
+      admin = await startMetricsPort(options, config.internalKey, () => clusterMetrics.collect());
+    } catch (err) {
+      closeState();
+      throw err;
+    }
+  }
 
   const workers = new Set<Worker>();
   let shuttingDown = false;
@@ -372,6 +399,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
   allStarted = true;
   const url = urlOf(options.host, port!);
   log(`catalog serve: listening on ${url} (primary pid ${process.pid}, ${options.workers} workers, snapshots ${options.snapshots}, state ${options.state})`);
+  if (admin) log(`catalog serve: metrics on ${admin.url}/metrics (all workers)`);
 
   let killTimer: NodeJS.Timeout | null = null;
   function finish() {
@@ -401,7 +429,7 @@ async function runPrimary(options: ServerOptions): Promise<RunningServer> {
     return stopping;
   };
   const removeSignals = onStopSignals(() => void stop(), options.handleSignals !== false);
-  return { role: 'primary', url, stop, closed };
+  return { role: 'primary', url, adminUrl: admin?.url ?? null, stop, closed };
 }
 
 /** SIGTERM and SIGINT both drain and stop; returns the function that removes the handlers. */

@@ -48,32 +48,12 @@ done
 LOADAVG_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---------------------------------------------------------------- 1. nginx and wrk
-find_nginx() { command -v nginx 2>/dev/null || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
-
-install_tools() {
-  command -v apt-get >/dev/null 2>&1 || { echo "apt-get not found"; return 1; }
-  [[ "$(id -u)" == 0 ]] || { echo "not root, cannot apt-get install"; return 1; }
-  # Package scripts must not start the system nginx service; most containers already ship a
-  # policy-rc.d that forbids it, otherwise put a temporary one in place for the install only.
-  local own_policy=0
-  if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
-  fi
-  local ok=1
-  for pkg in nginx-light nginx; do
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" wrk >&2 \
-      || { DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" wrk >&2; }; then
-      ok=0; break
-    fi
-  done
-  (( own_policy )) && rm -f /usr/sbin/policy-rc.d
-  (( ok == 0 )) || { echo "apt-get install nginx-light|nginx wrk failed"; return 1; }
-}
+source "$ROOT/scripts/lib/bench-run.sh"
 
 NGINX="$(find_nginx)"
 if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
   log "installing nginx and wrk from Debian packages"
-  if ! reason="$(install_tools)"; then
+  if ! reason="$(install_nginx wrk)"; then
     echo "skipped: nginx/wrk not available ($reason)"
     exit 0
   fi
@@ -128,60 +108,11 @@ SAMPLE_ID="$(head -n 1 "$IDS_FILE")"
 log "snapshot $(basename "$SNAPSHOT_DIR"): $ID_COUNT card ids in the load"
 
 # ---------------------------------------------------------------- cleanup: stop what we started, by PID
-NGINX_PID=""
-PROXY_PID=""
-stop_pid() { # pid signal seconds
-  local pid="$1" sig="$2" wait_s="$3" i
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill "-$sig" "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < wait_s * 10; i++)); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  log "pid $pid still running after ${wait_s}s; sending SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
-}
-cleanup() {
-  local rc=$?
-  # SIGQUIT is nginx's graceful stop: the master waits for its workers and removes its pid file.
-  stop_pid "$NGINX_PID" QUIT 10
-  # The proxy's primary forwards SIGTERM to its workers and drains (DRAIN_TIMEOUT_MS = 10 s).
-  stop_pid "$PROXY_PID" TERM 15
-  wait 2>/dev/null || true
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+stop_started_on_exit
 
 # ---------------------------------------------------------------- 3. nginx on its own config
-start_nginx() {
-  local attempt port
-  for attempt in 1 2 3 4 5; do
-    port="$(node "$HERE/free-port.mjs")"
-    sed -e "s|@PREFIX@|$RUN/nginx|g" -e "s|@PORT@|$port|g" -e "s|@SNAPSHOT@|$SNAPSHOT_DIR|g" \
-      "$HERE/nginx.conf.in" > "$RUN/nginx/nginx.conf"
-    # -e: the compiled-in error log (/var/log/nginx) is opened before the config is read; point it
-    # here too. -p: relative paths resolve under .bench, not /usr/share/nginx.
-    "$NGINX" -t -q -e "$RUN/nginx/error.log" -p "$RUN/nginx/" -c "$RUN/nginx/nginx.conf" \
-      || die "nginx rejected $RUN/nginx/nginx.conf (see $RUN/nginx/error.log)"
-    # daemon off: the process started here is the master, so $! is the PID to stop.
-    "$NGINX" -e "$RUN/nginx/error.log" -p "$RUN/nginx/" -c "$RUN/nginx/nginx.conf" &
-    NGINX_PID=$!
-    local i
-    for ((i = 0; i < 50; i++)); do
-      if ! kill -0 "$NGINX_PID" 2>/dev/null; then break; fi
-      if curl -s -o /dev/null "http://127.0.0.1:$port/"; then NGINX_URL="http://127.0.0.1:$port"; return 0; fi
-      sleep 0.1
-    done
-    log "nginx did not come up on port $port (attempt $attempt); retrying"
-    stop_pid "$NGINX_PID" TERM 5
-    NGINX_PID=""
-  done
-  die "nginx did not start; see $RUN/nginx/error.log"
-}
 NGINX_URL=""
-start_nginx
+start_nginx "$HERE/nginx.conf.in" "$RUN/nginx" -e "s|@SNAPSHOT@|$SNAPSHOT_DIR|g"
 log "nginx (pid $NGINX_PID, 2 workers) on $NGINX_URL"
 
 # ---------------------------------------------------------------- 4. the proxy, fresh state, enterprise key
@@ -197,14 +128,7 @@ env -i PATH="$PATH" HOME="${HOME:-/root}" CATALOG_TIER_LIMITS="free=60,standard=
   node bin/catalog.js serve --snapshots "$SNAPS" --state "$STATE" --host 127.0.0.1 --port 0 --workers "$WORKERS" \
   > "$RUN/proxy.out" 2> "$RUN/proxy.err" &
 PROXY_PID=$!
-PROXY_URL=""
-for ((i = 0; i < 300; i++)); do
-  kill -0 "$PROXY_PID" 2>/dev/null || { cat "$RUN/proxy.err" >&2; die "the proxy exited while starting"; }
-  PROXY_URL="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$RUN/proxy.out" | head -n 1)"
-  [[ -n "$PROXY_URL" ]] && break
-  sleep 0.1
-done
-[[ -n "$PROXY_URL" ]] || die "the proxy did not print 'listening on' within 30 s (see $RUN/proxy.err)"
+wait_for_proxy "$RUN/proxy.out" "$RUN/proxy.err"
 log "proxy (primary pid $PROXY_PID, $WORKERS workers) on $PROXY_URL; enterprise limit $ENTERPRISE_LIMIT/min (not rate limited)"
 
 # ---------------------------------------------------------------- same document from both?

@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { compileSnapshot } from '../../compiler/compile/index.js';
-import { createTerminalProgress, formatDuration } from '../progress.js';
+import { createCompileLog } from '../compile-log.js';
+import { createCliLogger, parseLogLevel } from '../log.js';
+import { formatDuration } from '../progress.js';
 import { parseIntOption } from '../options.js';
 import { loadPrivateKey } from '../../snapshots/signature.js';
 
@@ -19,7 +21,7 @@ export function registerCompile(program: Command, io: CliIO): void {
     .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string; signKey?: string }) => {
       // Loaded before any work, so a bad key file fails in a second, not after the compile.
       const signKey = opts.signKey === undefined ? null : loadPrivateKey(opts.signKey);
-      const progress = createTerminalProgress(io);
+      const progress = createCompileLog(io, createCliLogger(io, parseLogLevel(io.env)));
       try {
         const s = await compileSnapshot({
           source: opts.source,
@@ -30,7 +32,10 @@ export function registerCompile(program: Command, io: CliIO): void {
           progress,
           signKey,
         });
-        progress.finish();
+        progress.compiled({
+          snapshotId: s.snapshotId, objects: s.objects, ...s.counts, cards: s.cards, figures: s.figures,
+          rejects: s.rejects.length, durationMs: s.durationMs,
+        });
         const secs = s.durationMs / 1000;
         io.stdout.write(
           `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +

@@ -9,11 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
+import { createCliLogger, parseLogLevel } from '../log.js';
 import { parseIntOption } from '../options.js';
 import { createTerminalProgress } from '../progress.js';
 import { compileSnapshot } from '../../compiler/compile/index.js';
 import { DEFAULT_AS_OF, DEFAULT_CARDS, DEFAULT_SEED, MAX_CARDS, generateCatalog } from '../../compiler/generate/index.js';
 import { createKeyStore } from '../../proxy/keys/store.js';
+import { pinoProxyLogger } from '../../proxy/logger.js';
 import { startServer } from '../../proxy/main.js';
 import { openStateDb } from '../../proxy/state/open.js';
 import { META_FILE } from '../../snapshots/records.js';
@@ -80,6 +82,8 @@ export function registerDemo(program: Command, io: CliIO): void {
       const server = await startServer({
         snapshots: snapshotsDir, state: stateFile, host: '127.0.0.1', port, workers: 1, env: io.env,
         log: say,
+        // One line per request on stderr, so a first look also shows what the proxy logs.
+        logger: pinoProxyLogger(createCliLogger(io, parseLogLevel(io.env))),
       });
       io.stdout.write(
         `\nThe demo API is up.\n\n` +

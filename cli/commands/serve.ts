@@ -1,11 +1,15 @@
 /**
- * `catalog serve --snapshots <root> --state <file> [--host 127.0.0.1] [--port 8080] [--workers N]`:
- * serves the current snapshot behind the key gate until SIGTERM/SIGINT. Prints one stdout line
- * `listening on <url>` once every worker is up (tests and scripts read it; port 0 picks a free port).
+ * `catalog serve --snapshots <root> --state <file> [--host 127.0.0.1] [--port 8080] [--workers N]
+ * [--admin-port P [--admin-host 127.0.0.1]]`: serves the current snapshot behind the key gate until
+ * SIGTERM/SIGINT. Prints one stdout line `listening on <url>` once every worker is up (tests and
+ * scripts read it; port 0 picks a free port), preceded by `metrics on <url>/metrics` when there is an
+ * admin port. The log (one line per request, start and stop) goes to stderr through cli/log.ts.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
+import { createCliLogger, parseLogLevel } from '../log.js';
 import { parseIntOption } from '../options.js';
+import { pinoProxyLogger } from '../../proxy/logger.js';
 import { defaultWorkers, startServer } from '../../proxy/main.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -19,6 +23,8 @@ interface ServeFlags {
   workers?: string;
   cacheMb?: string;
   publicKey?: string;
+  adminPort?: string;
+  adminHost?: string;
 }
 
 export function registerServe(program: Command, io: CliIO): void {
@@ -32,7 +38,10 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--workers <n>', 'worker processes (default: one per core)')
     .option('--cache-mb <n>', 'object cache per worker, in MiB (bounded whatever the catalog size)', '128')
     .option('--public-key <file>', 'Ed25519 public key (PEM) that verifies the manifests; published at /v1/snapshot/public-key')
+    .option('--admin-port <port>', 'serve GET /metrics (Prometheus) on this port (0 = any free port); off when absent')
+    .option('--admin-host <host>', 'address of the admin port; not loopback: /metrics needs CATALOG_INTERNAL_KEY', '127.0.0.1')
     .action(async (flags: ServeFlags) => {
+      const logger = createCliLogger(io, parseLogLevel(io.env));
       const server = await startServer({
         snapshots: flags.snapshots,
         state: flags.state,
@@ -42,10 +51,16 @@ export function registerServe(program: Command, io: CliIO): void {
         cacheBytes: parseIntOption('--cache-mb', flags.cacheMb ?? '128', 0, 1 << 20) * 1024 * 1024,
         env: io.env,
         publicKeyFile: flags.publicKey,
-        log: (line) => io.stderr.write(line + '\n'),
+        adminPort: flags.adminPort === undefined ? undefined : parseIntOption('--admin-port', flags.adminPort, 0, 65535),
+        adminHost: flags.adminHost,
+        log: (line) => logger.info(line),
+        logger: pinoProxyLogger(logger),
       });
       // Workers re-run this command line under node:cluster; only the parent speaks.
-      if (server.role !== 'worker') io.stdout.write(`listening on ${server.url}\n`);
+      if (server.role !== 'worker') {
+        if (server.adminUrl !== null) io.stdout.write(`metrics on ${server.adminUrl}/metrics\n`);
+        io.stdout.write(`listening on ${server.url}\n`);
+      }
       await server.closed;
     });
 }

@@ -10,28 +10,29 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { GroupCommit } from '../state/group-commit.js';
-import { rejectedKeyOf } from '../gate/gate.js';
 import { redactKeys } from '../keys/format.js';
 import { isStateUnavailable, rethrowStateFault } from '../state/state-fault.js';
+import { presentedKeyOf } from '../gate/gate.js';
+import { responseBytesOf } from '../http/response-headers.js';
 import { UNMATCHED_ROUTE, type AuditEntry } from './row.js';
 import type { AuditWriter } from './writer.js';
 
-export function createAuditMiddleware(writer: AuditWriter, clock: () => number, commits: GroupCommit): MiddlewareHandler<ProxyEnv> {
+export function createAuditMiddleware(
+  writer: AuditWriter,
+  clock: () => number,
+  commits: GroupCommit,
+  /** Told how long each row's commit took, in seconds (the audit write latency metric). */
+  onWrite?: (seconds: number) => void,
+): MiddlewareHandler<ProxyEnv> {
   return async (c, next) => {
     const timestampMs = clock();
     const started = performance.now();
     await next();
-    const auth = c.get('auth');
-    const subject = auth?.kind === 'bearer' && auth.keyId && auth.tenant
-      ? { keyId: auth.keyId, tenant: auth.tenant }
-      : rejectedKeyOf(c.error);
+    const subject = presentedKeyOf(c);
     if (!subject) return;
     // The state file already refused this request (its counter could not be written): the answer is
     // that 503, and trying the row too would wait out the busy timeout a second time for nothing.
     if (isStateUnavailable(c.error)) return;
-    // respond() records the length; reading c.res.headers would undo the adapter's fast path.
-    const known = c.get('responseBytes');
-    const length = known !== undefined ? null : c.res.headers.get('Content-Length');
     const entry: AuditEntry = {
       apiKeyId: subject.keyId,
       tenantName: subject.tenant,
@@ -41,10 +42,11 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number, 
       requestId: c.get('requestId'),
       // A key pasted into the path is not stored (only its public key ID is).
       path: redactKeys(c.req.path),
-      bytes: known !== undefined ? known : length !== null && /^[0-9]+$/.test(length) ? Number(length) : null,
+      bytes: responseBytesOf(c),
       durationMs: performance.now() - started,
       snapshotId: c.get('snapshotId') ?? null,
     };
+    const writeStarted = performance.now();
     try {
       await commits.run(() => writer.record(entry));
     } catch (err) {
@@ -55,5 +57,6 @@ export function createAuditMiddleware(writer: AuditWriter, clock: () => number, 
       c.res = undefined;
       rethrowStateFault(err);
     }
+    onWrite?.((performance.now() - writeStarted) / 1000);
   };
 }

@@ -5,7 +5,7 @@
  * Paths outside `/v1` do not exist (404); /openapi.json answers before the gate (app.ts).
  */
 import { getCookie } from 'hono/cookie';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyConfig } from '../config.js';
 import type { AuthContext, ProxyEnv } from '../env.js';
@@ -35,6 +35,17 @@ export function rejectedKeyOf(err: unknown): RejectedKey | null {
   if (!(err instanceof CatalogError) || err.code !== 'unauthenticated') return null;
   const rejected = err.details.rejectedKey as RejectedKey | undefined;
   return rejected ?? null;
+}
+
+/**
+ * The key a request presented, by ID and tenant: the caller's when a live bearer key passed the gate,
+ * the rejected key's when a stored key was refused (revoked, expired), null otherwise (no key, or
+ * one the store does not know). What the audit row and the request log name; never the key itself.
+ */
+export function presentedKeyOf(c: Context<ProxyEnv>): RejectedKey | null {
+  const auth = c.get('auth');
+  if (auth?.kind === 'bearer' && auth.keyId && auth.tenant) return { keyId: auth.keyId, tenant: auth.tenant };
+  return rejectedKeyOf(c.error);
 }
 
 export interface GateDeps {

@@ -58,3 +58,14 @@ export function applyPending(c: Context<ProxyEnv>): void {
     if (!c.res.headers.has(name)) c.header(name, bag[name]);
   }
 }
+
+/**
+ * The body length of the response, for the audit row and the request log: what respond() recorded
+ * (reading c.res.headers would undo the adapter's fast path), else a numeric Content-Length, else null.
+ */
+export function responseBytesOf(c: Context<ProxyEnv>): number | null {
+  const known = c.get('responseBytes');
+  if (known !== undefined) return known;
+  const length = c.res.headers.get('Content-Length');
+  return length !== null && /^[0-9]+$/.test(length) ? Number(length) : null;
+}

@@ -6,6 +6,8 @@
 import { Hono } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
+import type { ObjectCache } from '../serve-object/object-cache.js';
+import type { ServedObject } from '../serve-object/object-loader.js';
 import { createObjectServer } from '../serve-object/object-server.js';
 import { registerArtistRoute } from './artists.js';
 import { registerCardRoute } from './cards.js';
@@ -39,11 +41,13 @@ export interface CatalogRouteDeps {
   searchIndexes?: SearchIndexCache;
   /** The Ed25519 key that verifies the manifests, published at /v1/snapshot/public-key. */
   publicKey?: KeyObject | null;
+  /** The object cache (made from `cacheBytes` when absent). */
+  cache?: ObjectCache<ServedObject>;
 }
 
 export function createCatalogRoutes(deps: CatalogRouteDeps): Hono<ProxyEnv> {
   const router = new Hono<ProxyEnv>();
-  const serve = createObjectServer({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes });
+  const serve = createObjectServer({ snapshots: deps.snapshots, cacheBytes: deps.cacheBytes, cache: deps.cache });
   registerCardRoute(router, serve);
   registerFigureSeriesRoute(router, serve);
   registerFigureRoute(router, serve);

@@ -24,6 +24,9 @@ export interface ObjectCache<V> {
   readonly bytes: number;
   readonly entries: number;
   readonly maxBytes: number;
+  /** Lookups that found their entry / did not, since the cache was made (the hit-ratio metric). */
+  readonly hits: number;
+  readonly misses: number;
 }
 
 export function createObjectCache<V>(options: { maxBytes?: number } = {}): ObjectCache<V> {
@@ -35,6 +38,8 @@ export function createObjectCache<V>(options: { maxBytes?: number } = {}): Objec
   const maxEntry = Math.floor(maxBytes / 8);
   const map = new Map<string, { value: V; size: number }>();
   let bytes = 0;
+  let hits = 0;
+  let misses = 0;
 
   const evict = () => {
     for (const [key, entry] of map) {
@@ -54,7 +59,11 @@ export function createObjectCache<V>(options: { maxBytes?: number } = {}): Objec
   return {
     get(key) {
       const entry = map.get(key);
-      if (!entry) return undefined;
+      if (!entry) {
+        misses++;
+        return undefined;
+      }
+      hits++;
       map.delete(key);
       map.set(key, entry);
       return entry.value;
@@ -84,6 +93,12 @@ export function createObjectCache<V>(options: { maxBytes?: number } = {}): Objec
     },
     get entries() {
       return map.size;
+    },
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
     },
     maxBytes,
   };

@@ -12,7 +12,7 @@ import type { ListFamily } from '../../snapshots/keys.js';
 import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
 import { linkHeader, type ListParams } from '../http/params.js';
-import { createObjectCache } from './object-cache.js';
+import { createObjectCache, type ObjectCache } from './object-cache.js';
 import { createObjectLoader, type ObjectLoader, type ServedObject } from './object-loader.js';
 import { loadListView } from './list-view.js';
 import { respondObject } from './respond-object.js';
@@ -31,13 +31,15 @@ export interface ObjectServer {
 export interface ObjectServerOptions {
   snapshots: SnapshotSource;
   cacheBytes?: number;
+  /** The object cache to use (made from `cacheBytes` when absent); passed in so its hit counts can be read. */
+  cache?: ObjectCache<ServedObject>;
   /** How long a resolved `current` pointer is re-used (default 250 ms). */
   pointerTtlMs?: number;
 }
 
 export function createObjectServer(options: ObjectServerOptions): ObjectServer {
   const pointer = createSnapshotPointer(options.snapshots, { ttlMs: options.pointerTtlMs });
-  const loader = createObjectLoader(createObjectCache<ServedObject>({ maxBytes: options.cacheBytes }));
+  const loader = createObjectLoader(options.cache ?? createObjectCache<ServedObject>({ maxBytes: options.cacheBytes }));
   // Keyed by the request object, so the pin lives exactly as long as the request.
   const pinned = new WeakMap<Request, SnapshotReader>();
 

@@ -52,6 +52,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_log_time ON audit_log (ts_ms);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- One row, rewritten by GET /readyz: a real committed write is the only proof that the state
+      -- file can take audit rows and counters (a full disk or a read-only mount fails it).
+      CREATE TABLE readiness_probe (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        checked_ms INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

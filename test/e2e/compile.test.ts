@@ -20,13 +20,22 @@ beforeAll(async () => {
 });
 
 describe('catalog compile', () => {
-  it('publishes a snapshot, prints a one-line summary and nothing else when not on a terminal', async () => {
+  it('publishes a snapshot, prints a one-line summary, and logs its phases with counts as JSON lines when not on a terminal', async () => {
     const root = tempDir();
     const r = await runCli(['compile', '--source', catalog, '--out', root]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
-    expect(r.stderr).toBe('');
+    const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const finished = log.filter((l) => l.msg === 'phase finished');
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'cards and figures', 'aggregate documents', 'search index', 'publish']);
+    expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
+    for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
+    const cardsPhase = finished[1];
+    expect(cardsPhase.count).toBe(cardsPhase.total);
+    const summary = log.at(-1)!;
+    expect(summary).toMatchObject({ msg: 'compile finished', new: expect.any(Number), changed: 0, rejects: 0, cards: 800 });
+    expect(r.stdout).toContain(`compiled ${String(summary.snapshotId)}: ${String(summary.objects)} objects`);
     const id = currentId(root)!;
     expect(existsSync(join(root, id, 'search.sqlite'))).toBe(true);
     const keys = manifestEntries(root).map((e) => e.key);

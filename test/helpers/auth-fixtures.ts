@@ -44,6 +44,14 @@ export interface LogLine {
   fields: Record<string, unknown>;
 }
 
+/** A ProxyLogger that appends every line to `logs`, for tests to read. */
+export function capturingLogger(logs: LogLine[]): ProxyLogger {
+  return {
+    error: (message, fields) => logs.push({ level: 'error', message, fields }),
+    info: (message, fields) => logs.push({ level: 'info', message, fields }),
+  };
+}
+
 export interface AuthHarness {
   app: ReturnType<typeof createApp>;
   state: StateDb;
@@ -61,10 +69,7 @@ export function authHarness(options: { env?: NodeJS.ProcessEnv; snapshots?: Snap
   const state = openStateDb(stateFile);
   const clock = options.clock ?? testClock();
   const logs: LogLine[] = [];
-  const logger: ProxyLogger = {
-    error: (message, fields) => logs.push({ level: 'error', message, fields }),
-    info: (message, fields) => logs.push({ level: 'info', message, fields }),
-  };
+  const logger = capturingLogger(logs);
   const config = loadConfig(options.env ?? { CATALOG_INTERNAL_KEY: INTERNAL_KEY });
   const app = createApp({ db: state, config, snapshots: options.snapshots ?? emptySnapshots, clock, logger });
   return {

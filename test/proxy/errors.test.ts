@@ -17,9 +17,12 @@ describe('unexpected failures', () => {
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ error: 'internal', message: expect.any(String), requestId });
     expect(text).not.toMatch(/database|\.ts|\/work|\/tmp|at /);
-    expect(h.logs).toHaveLength(1);
-    expect(h.logs[0]).toMatchObject({ level: 'error', fields: { requestId, method: 'GET' } });
-    expect(String(h.logs[0].fields.error)).toContain('not open');
+    const errors = h.logs.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ level: 'error', fields: { requestId, method: 'GET' } });
+    expect(String(errors[0].fields.error)).toContain('not open');
+    // and the request's own line, with the same id and the status the client got
+    expect(h.logs.filter((l) => l.level === 'info')).toMatchObject([{ message: 'request', fields: { requestId, status: 500 } }]);
     expect(JSON.stringify(h.logs)).not.toContain(key);
   });
 

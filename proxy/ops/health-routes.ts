@@ -1,0 +1,21 @@
+/**
+ * `GET /healthz` (the process answers) and `GET /readyz` (readiness.ts: a snapshot is published and
+ * the state file takes writes). Outside `/v1` and mounted before the gate, so they need no
+ * credential; before the request log and the metrics too, so a probe every second adds no lines.
+ * Their bodies hold a status word and nothing else: no snapshot id, no path, no reason.
+ */
+import { Hono } from 'hono';
+import type { ProxyEnv } from '../env.js';
+import type { Readiness } from './readiness.js';
+
+const HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+
+export function createHealthRoutes(readiness: Readiness): Hono<ProxyEnv> {
+  const router = new Hono<ProxyEnv>();
+  router.get('/healthz', (c) => c.body('{"status":"ok"}', 200, HEADERS));
+  router.get('/readyz', async (c) => {
+    const result = await readiness.check();
+    return result.ready ? c.body('{"status":"ready"}', 200, HEADERS) : c.body('{"status":"not_ready"}', 503, HEADERS);
+  });
+  return router;
+}

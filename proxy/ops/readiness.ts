@@ -1,0 +1,85 @@
+/**
+ * Readiness (`GET /readyz`): the process can answer partners right now, which needs both halves of
+ * a request's work: a published snapshot to read (the `current` pointer names one) and a state file
+ * that takes writes (every bearer request commits a rate-counter upsert and an audit row). The
+ * write is real: one row rewritten in `readiness_probe`, through the same group commit as the
+ * requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
+ *
+ * The reason is logged (on a change of state only, so a probe every second does not flood the
+ * log); the HTTP answer carries none (health-routes.ts).
+ *
+ * @example
+ *   const readiness = createReadiness({ snapshots, db, commits, logger });
+ *   const r = await readiness.check();   // { ready: false, reason: 'no_snapshot' } before the first publish
+ */
+import type { SnapshotSource } from '../../snapshots/store/types.js';
+import type { ProxyLogger } from '../logger.js';
+import type { GroupCommit } from '../state/group-commit.js';
+import type { StateDb } from '../state/open.js';
+
+export type NotReadyReason = 'no_snapshot' | 'state_not_writable';
+export type ReadinessResult = { ready: true } | { ready: false; reason: NotReadyReason };
+
+export interface Readiness {
+  check(): Promise<ReadinessResult>;
+}
+
+export interface ReadinessDeps {
+  snapshots: SnapshotSource;
+  db: StateDb;
+  commits: GroupCommit;
+  logger: ProxyLogger;
+  clock?: () => number;
+}
+
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+
+export function createReadiness(deps: ReadinessDeps): Readiness {
+  const clock = deps.clock ?? Date.now;
+  // Prepared on first use, not here: a state file that cannot even prepare it is "not writable".
+  let probe: { run(ms: number): unknown } | null = null;
+  const write = () => {
+    probe ??= deps.db.sqlite.prepare(
+      'INSERT INTO readiness_probe (id, checked_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_ms = excluded.checked_ms',
+    );
+    probe.run(clock());
+  };
+  let last: string | null = null;
+
+  const report = (result: ReadinessResult, detail: string | null) => {
+    const state = result.ready ? 'ready' : result.reason;
+    if (state === last) return;
+    const first = last === null;
+    last = state;
+    if (!result.ready) deps.logger.error('not ready', { reason: result.reason, ...(detail ? { detail } : {}) });
+    else if (!first) deps.logger.info('ready again', {});
+  };
+
+  return {
+    async check() {
+      let snapshot = false;
+      try {
+        snapshot = (await deps.snapshots.current()) !== null;
+      } catch (err) {
+        const result: ReadinessResult = { ready: false, reason: 'no_snapshot' };
+        report(result, firstLine(err));
+        return result;
+      }
+      if (!snapshot) {
+        const result: ReadinessResult = { ready: false, reason: 'no_snapshot' };
+        report(result, null);
+        return result;
+      }
+      try {
+        await deps.commits.run(write);
+      } catch (err) {
+        const result: ReadinessResult = { ready: false, reason: 'state_not_writable' };
+        report(result, firstLine(err));
+        return result;
+      }
+      const result: ReadinessResult = { ready: true };
+      report(result, null);
+      return result;
+    },
+  };
+}
