@@ -28,7 +28,7 @@ describe('catalog compile', () => {
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
     const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const finished = log.filter((l) => l.msg === 'phase finished');
-    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'cards and figures', 'aggregate documents', 'search index', 'publish']);
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'cards and figures', 'aggregate documents', 'search index', 'bulk files', 'publish']);
     expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
     for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
     const cardsPhase = finished[1];

@@ -10,6 +10,9 @@ import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import { auditRows, bearer } from '../helpers/auth-fixtures.js';
 import { fixtureWorld, type FixtureWorld } from '../helpers/fixture-app.js';
 
+/** The error lines only: every answered request also logs one info line (docs/operations.md). */
+const errorLines = (w: { logs: { level: string; message: string; fields: Record<string, unknown> }[] }) => w.logs.filter((l) => l.level === 'error');
+
 let w: FixtureWorld;
 const extra: { close(): void }[] = [];
 afterEach(() => {
@@ -47,13 +50,13 @@ describe('state file faults', () => {
     holder.exec('BEGIN IMMEDIATE');
     const locked = await app.request(SUMMARY, { headers: bearer(w.acme.key) });
     await expectStateUnavailable(locked);
-    expect(w.logs).toHaveLength(1);
-    expect(w.logs[0]).toMatchObject({ level: 'error', message: 'state file unavailable', fields: { code: 'state_unavailable', sqlite: 'SQLITE_BUSY', requestId: locked.headers.get('X-Request-Id') } });
+    expect(errorLines(w)).toHaveLength(1);
+    expect(errorLines(w)[0]).toMatchObject({ level: 'error', message: 'state file unavailable', fields: { code: 'state_unavailable', sqlite: 'SQLITE_BUSY', requestId: locked.headers.get('X-Request-Id') } });
     holder.exec('ROLLBACK');
     const after = await app.request(SUMMARY, { headers: bearer(w.acme.key) });
     expect(after.status).toBe(200);
     expect([...requestIdsOfRows(w.state)]).toEqual([after.headers.get('X-Request-Id')]);
-    expect(JSON.stringify(w.logs)).not.toContain(w.acme.key);
+    expect(JSON.stringify(errorLines(w))).not.toContain(w.acme.key);
   });
 
   it('when the state file is read-only then every bearer request is 503 with one log line each, and nothing is answered unaudited', async () => {
@@ -64,8 +67,8 @@ describe('state file faults', () => {
     const app = w.app({ db });
     const responses = await Promise.all(Array.from({ length: 5 }, () => app.request(SUMMARY, { headers: bearer(w.acme.key) })));
     for (const res of responses) await expectStateUnavailable(res);
-    expect(w.logs).toHaveLength(5);
-    expect(new Set(w.logs.map((l) => l.fields.sqlite))).toEqual(new Set(['SQLITE_READONLY']));
+    expect(errorLines(w)).toHaveLength(5);
+    expect(new Set(errorLines(w).map((l) => l.fields.sqlite))).toEqual(new Set(['SQLITE_READONLY']));
     expect(auditRows(w.state)).toHaveLength(0);
     // Callers that need no state (the internal key) are still served.
     const internalCaller = await app.request(SUMMARY, { headers: { 'X-Service-Internal-Key': 'internal-key-for-tests-0123456789' } });
@@ -106,8 +109,8 @@ describe('state file faults', () => {
     // The refused requests were counted (their counter upsert committed): the fault hit the audit step.
     const counted = (w.state.sqlite.prepare('SELECT sum(count) AS n FROM rate_counters').get() as { n: number }).n;
     expect(counted).toBe(statuses.length + 1);
-    expect(w.logs.filter((l) => l.fields.sqlite === 'SQLITE_FULL')).toHaveLength(5);
-    expect(w.logs).toHaveLength(5);
+    expect(errorLines(w).filter((l) => l.fields.sqlite === 'SQLITE_FULL')).toHaveLength(5);
+    expect(errorLines(w)).toHaveLength(5);
   });
 
   it('when the key table is corrupt on disk then the gate answers 503 state_unavailable instead of 500 or a crash', async () => {
@@ -123,7 +126,7 @@ describe('state file faults', () => {
     extra.push(db);
     const res = await w.app({ db }).request(SUMMARY, { headers: bearer(w.acme.key) });
     await expectStateUnavailable(res);
-    expect(w.logs).toHaveLength(1);
-    expect(String(w.logs[0].fields.sqlite)).toMatch(/^SQLITE_(CORRUPT|NOTADB)/);
+    expect(errorLines(w)).toHaveLength(1);
+    expect(String(errorLines(w)[0].fields.sqlite)).toMatch(/^SQLITE_(CORRUPT|NOTADB)/);
   });
 });
