@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { captureExamples } from '../dist/proxy/openapi/capture-examples.js';
 import { buildOpenApiDocument } from '../dist/proxy/openapi/document.js';
 import { EXAMPLE_CATALOG } from '../dist/proxy/openapi/examples.js';
+import { exampleSigningKeys } from '../dist/proxy/openapi/example-signing-key.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repo, 'bin', 'catalog.js');
@@ -26,7 +27,9 @@ function catalog(...args) {
 
 try {
   catalog('generate', '--out', join(dir, 'catalog'), '--cards', String(EXAMPLE_CATALOG.cards), '--seed', String(EXAMPLE_CATALOG.seed));
-  catalog('compile', '--source', join(dir, 'catalog'), '--out', join(dir, 'snapshots'), '--workers', '1');
+  // Signed with the example key, so the signature and public-key routes answer (and always the same).
+  writeFileSync(join(dir, 'example-signing-key.pem'), exampleSigningKeys().privatePem, { mode: 0o600 });
+  catalog('compile', '--source', join(dir, 'catalog'), '--out', join(dir, 'snapshots'), '--workers', '1', '--sign-key', join(dir, 'example-signing-key.pem'));
   const examples = await captureExamples(join(dir, 'snapshots'));
   writeFileSync(join(repo, 'proxy', 'openapi', 'examples.json'), `${JSON.stringify(examples, null, 2)}\n`);
   const doc = buildOpenApiDocument(examples);

@@ -7,8 +7,11 @@
  * The clock is fixed, so timestamps and Retry-After are the same on every run. What is random by
  * design (request ids, minted keys and their IDs, snapshot ids in audit rows, measured durations)
  * is replaced with fixed values by `stabilize`, so the document does not change from run to run.
+ * The snapshot is compiled at a real time, so its id, its creation time and the manifest's SHA-256
+ * (the manifest names the id) differ per compile too: `pinSnapshot` replaces them, and re-signs the
+ * signature example over the replaced values with the example key, so it still verifies.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,10 @@ import { openStateDb } from '../state/open.js';
 import { KEY_PATTERN } from '../keys/format.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
+import { signManifest, type ManifestSignature } from '../../snapshots/signature.js';
+import { createdAtOf } from '../routes/snapshot.js';
+import { exampleSigningKeys } from './example-signing-key.js';
+import { NOT_READY_EXAMPLE } from './routes-snapshot.js';
 import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
 import { catalogRoutes } from './routes-catalog.js';
 
@@ -27,6 +34,10 @@ export const EXAMPLE_CLOCK_MS = Date.parse('2026-11-20T10:00:30.000Z');
 const EXAMPLE_REQUEST_ID = '2b7809ee-a149-4ec0-a969-f18cd4a7e5af';
 const EXAMPLE_SNAPSHOT_ID = '20261120T020000Z-0c1a2b3d';
 const EXAMPLE_KEY_IDS = ['Ab12Cd34', 'Ef56Gh78', 'Ij90Kl12', 'Mn34Op56'];
+/** Stands for the manifest's SHA-256, which names the snapshot id and so differs per compile. */
+const EXAMPLE_MANIFEST_SHA256 = createHash('sha256').update('example manifest').digest('hex');
+/** Lines of the manifest kept in its example (the header and two objects): the whole is ~300 KB. */
+const MANIFEST_EXAMPLE_LINES = 3;
 
 type Caller = Record<string, string>;
 
@@ -34,13 +45,14 @@ interface Harness {
   call(method: string, path: string, headers?: Caller, body?: unknown): Promise<CapturedExample>;
 }
 
-function harness(snapshots: SnapshotSource, internalKey: string, dir: string, name: string, clock: () => number) {
+function harness(snapshots: SnapshotSource, internalKey: string, dir: string, name: string, clock: () => number, publicKey: KeyObject) {
   const state = openStateDb(join(dir, `${name}.sqlite`));
   const app = createApp({
     db: state,
     config: loadConfig({ CATALOG_INTERNAL_KEY: internalKey, CATALOG_TIER_LIMITS: 'free=1' }),
     snapshots,
     clock,
+    publicKey,
     logger: { error: () => undefined, info: () => undefined },
   });
   const h: Harness = {
@@ -48,7 +60,9 @@ function harness(snapshots: SnapshotSource, internalKey: string, dir: string, na
       const init: RequestInit = { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) } };
       if (body !== undefined) init.body = JSON.stringify(body);
       const res = await app.request(path, init);
-      return { request: `${method} ${path}`, status: res.status, body: await res.json() };
+      // JSON bodies as values; the manifest (NDJSON) and the public key (PEM) as their text.
+      const json = /^application\/json\b/.test(res.headers.get('content-type') ?? '');
+      return { request: `${method} ${path}`, status: res.status, body: json ? await res.json() : await res.text() };
     },
   };
   return { h, keys: createKeyStore(state, { clock }), close: () => state.close() };
@@ -87,9 +101,10 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
   let now = EXAMPLE_CLOCK_MS;
   const clock = () => now;
   const secret = internal['X-Service-Internal-Key'];
-  const main = harness(source, secret, dir, 'main', clock);
-  const empty = harness({ current: async () => null, open: async () => null }, secret, dir, 'empty', clock);
-  const broken = harness(failingReads(source), secret, dir, 'broken', clock);
+  const signing = exampleSigningKeys();
+  const main = harness(source, secret, dir, 'main', clock, signing.publicKey);
+  const empty = harness({ current: async () => null, open: async () => null }, secret, dir, 'empty', clock, signing.publicKey);
+  const broken = harness(failingReads(source), secret, dir, 'broken', clock, signing.publicKey);
   try {
     const { h } = main;
     const operations: Record<string, CapturedExample> = {};
@@ -101,6 +116,23 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     const partner = { Authorization: `Bearer ${minted.key}` };
 
     for (const route of catalogRoutes()) operations[route.operationId] = expect(await h.call('GET', route.example, partner), 200);
+    const snapshot = expect(await h.call('GET', '/v1/snapshot', partner), 200);
+    operations.getSnapshot = snapshot;
+    const { snapshotId, manifest } = (snapshot.body as { data: { snapshotId: string; manifest: { sha256: string } } }).data;
+    const fullManifest = expect(await h.call('GET', '/v1/snapshot/manifest', partner), 200);
+    const lines = (fullManifest.body as string).split('\n').filter((l) => l.length > 0);
+    operations.getSnapshotManifest = {
+      ...fullManifest,
+      request: `${fullManifest.request} (the header and the first ${MANIFEST_EXAMPLE_LINES - 1} of ${lines.length - 1} objects)`,
+      body: `${lines.slice(0, MANIFEST_EXAMPLE_LINES).join('\n')}\n`,
+    };
+    operations.getSnapshotSignature = expect(await h.call('GET', '/v1/snapshot/signature', partner), 200);
+    operations.getSnapshotChanges = expect(await h.call('GET', `/v1/snapshot/changes?since=${snapshotId}`, partner), 200);
+    operations.getPublicKey = expect(await h.call('GET', '/v1/snapshot/public-key', partner), 200);
+    operations.listBulkFiles = expect(await h.call('GET', '/v1/bulk', partner), 200);
+    operations.getHealth = expect(await h.call('GET', '/healthz'), 200);
+    operations.getReady = expect(await h.call('GET', '/readyz'), 200);
+    operations[NOT_READY_EXAMPLE] = expect(await empty.h.call('GET', '/readyz'), 503);
     operations.getKeyAudit = expect(await h.call('GET', `/v1/admin/b2b-keys/${minted.keyId}/audit?limit=2`, partner), 200);
 
     errors[400] = expect(await h.call('GET', '/v1/cards/OP01-001?range=2y', partner), 400);
@@ -111,6 +143,8 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     now += 1000;
     const free = { Authorization: `Bearer ${main.keys.mint({ tenant: 'acme', tier: 'free' }).key}` };
     expect(await h.call('GET', '/v1/catalog/summary', free), 200);
+    errors[410] = expect(await h.call('GET', '/v1/snapshot?snapshot=20200101T000000Z-00000000', partner), 410);
+    errors[416] = expect(await h.call('GET', '/v1/bulk/sets', { ...partner, Range: 'bytes=99999999-' }), 416);
     errors[429] = expect(await h.call('GET', '/v1/catalog/summary', free), 429);
     errors[500] = expect(await broken.h.call('GET', '/v1/cards/OP01-001', internal), 500);
     errors[503] = expect(await empty.h.call('GET', '/v1/catalog/summary', internal), 503);
@@ -120,13 +154,25 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.rotateKey = rotate;
     operations.revokeKey = expect(await h.call('DELETE', `/v1/admin/b2b-keys/${(rotate.body as { keyId: string }).keyId}`, internal), 200);
 
-    return stabilize({ catalog: { ...EXAMPLE_CATALOG }, operations, errors });
+    const pinned = pinSnapshot({ catalog: { ...EXAMPLE_CATALOG }, operations, errors }, snapshotId, manifest.sha256);
+    const signature = pinned.operations.getSnapshotSignature.body as ManifestSignature;
+    signature.signature = signManifest(signing.privateKey, signature).signature;
+    return stabilize(pinned);
   } finally {
     main.close();
     empty.close();
     broken.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Replaces the snapshot's id, creation time and manifest hash, wherever they occur (see the header comment). */
+function pinSnapshot(examples: OpenApiExamples, snapshotId: string, manifestSha256: string): OpenApiExamples {
+  const text = JSON.stringify(examples)
+    .replaceAll(snapshotId, EXAMPLE_SNAPSHOT_ID)
+    .replaceAll(createdAtOf(snapshotId), createdAtOf(EXAMPLE_SNAPSHOT_ID))
+    .replaceAll(manifestSha256, EXAMPLE_MANIFEST_SHA256);
+  return JSON.parse(text) as OpenApiExamples;
 }
 
 /** Replaces the values that differ on every run (see the header comment) with fixed ones. */

@@ -19,6 +19,8 @@ import { readEnvelopeSchema, readOperation } from './route-spec.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { adminPaths, adminSchemasWithEnvelope } from './routes-admin.js';
 import { metaPaths } from './routes-meta.js';
+import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths, snapshotPaths } from './routes-snapshot.js';
+import { snapshotSchemas, snapshotSchemasWithEnvelope } from './schemas-snapshot.js';
 import { adminSchemas } from './schemas-admin.js';
 import { commonSchemas } from './schemas-common.js';
 import { documentSchemas } from './schemas-documents.js';
@@ -41,16 +43,26 @@ pull-rate statistics and a catalog summary. Every document is pre-rendered into 
   \`ETag\`, \`If-None-Match\` gives 304); errors are \`no-store\`.
 - Every API-key response carries \`RateLimit\` and \`RateLimit-Policy\`; over the limit: 429 with \`Retry-After\`.
 - Every response carries \`X-Request-Id\`; every error body is \`{ error, message, requestId }\`.
-- Any method a path does not list is 405 with \`Allow\`. API keys on \`/v1/me\`, \`/v1/observations\` and
-  \`/v1/admin\` (but the audit route) are 403. Paths not listed here are 404 (after the 401 check on \`/v1\`).`;
+- Any method a path does not list is 405 with \`Allow\` (but \`/healthz\` and \`/readyz\`: 404). API keys on \`/v1/me\`, \`/v1/observations\` and
+  \`/v1/admin\` (but the audit route) are 403. Paths not listed here are 404 (after the 401 check on \`/v1\`).
+- Snapshot files and bulk files carry \`Cache-Control: public, no-cache\` (they change at every publish);
+  downloads take \`Range\` (206, or 416 past the end) and \`If-Range\`. \`snapshot=<id>\` pins a kept
+  snapshot; one no longer kept is 410 \`gone\`.
+- Two answers come from the HTTP server before a request reaches the API, so no operation lists them;
+  their body is the same error JSON, sent with \`Connection: close\`: 408 \`request_timeout\` (the request
+  line and headers took over 10 s, or the whole request over 30 s) and 431 \`headers_too_large\` (request
+  line and headers over 16 KiB). A URL over 8 KiB or bytes that are not HTTP/1.1 are 400 \`invalid_parameter\`
+  the same way.`;
 
 const TAGS = [
   { name: 'Cards, figures and sets', description: 'Entity documents and the lists of a set, artist or figure series.' },
   { name: 'Feeds', description: 'Trending, recent and the discover feeds.' },
   { name: 'Search', description: 'Full-text search (docs/search.md).' },
   { name: 'Public showcase', description: 'Users who opted in; no credential needed.' },
+  { name: SNAPSHOT_TAG, description: 'The snapshot itself: its manifest and signature, what changed, single stored objects and bulk files, for mirrors and bulk consumers (docs/mirroring.md).' },
   { name: 'Keys and audit', description: 'Operator routes (X-Service-Internal-Key) and the audit rows of a key.' },
   { name: 'Document', description: 'This OpenAPI document.' },
+  { name: HEALTH_TAG, description: 'Probes for load balancers and orchestrators: outside `/v1`, no credential.' },
 ];
 
 export function buildOpenApiDocument(committed: OpenApiExamples = committedExamples()): OpenApiDocument {
@@ -63,7 +75,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
     paths[route.path] = { get: readOperation(route, examples) };
     envelopes[route.envelope] = readEnvelopeSchema(route);
   }
-  Object.assign(paths, adminPaths(examples), metaPaths());
+  Object.assign(paths, snapshotPaths(examples), adminPaths(examples), metaPaths(), healthPaths(examples));
   return {
     openapi: '3.1.0',
     info: {
@@ -82,7 +94,8 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Signed session cookie of the service\'s own apps (not for partners).' },
         internalKey: { type: 'apiKey', in: 'header', name: INTERNAL_KEY_HEADER, description: 'The operator secret (not for partners).' },
       },
-      schemas: { ...commonSchemas(), ...documentSchemas(), ...listSchemas(), ...adminSchemas(), ...envelopes, ...adminSchemasWithEnvelope() },
+      schemas: { ...commonSchemas(), ...documentSchemas(), ...listSchemas(), ...adminSchemas(), ...snapshotSchemas(),
+        ...envelopes, ...adminSchemasWithEnvelope(), ...snapshotSchemasWithEnvelope() },
       parameters: parameterComponents(),
       headers: headerComponents(),
       responses: responseComponents(examples),

@@ -5,9 +5,12 @@
  */
 import { TIERS } from '../tiers.js';
 import { READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
+import { SNAPSHOT_CACHE_CONTROL } from '../snapshot-files/respond-file.js';
 import type { Schema } from './schema-kit.js';
 
 const TIER = `(${TIERS.join('|')})`;
+/** A snapshot id (snapshots/store/pointer.ts), unanchored. */
+export const SNAPSHOT_ID = '[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(-[0-9]+)?';
 
 interface HeaderDef {
   description: string;
@@ -24,17 +27,17 @@ const HEADERS: Record<string, HeaderDef> = {
   },
   'X-Snapshot-Id': {
     description: 'The catalog snapshot that answered.',
-    schema: { type: 'string', pattern: '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$', examples: ['20261122T022420Z-756f307c'] },
+    schema: { type: 'string', pattern: `^${SNAPSHOT_ID}$`, examples: ['20261122T022420Z-756f307c'] },
   },
   ETag: {
     required: true,
-    description: 'Strong validator. gzip: `"<sha256 of the stored gzip bytes>"`, the hash the snapshot manifest lists (a mirror sends the same); plain JSON: `"<sha256>-identity"`. Send it back in If-None-Match to get 304.',
-    schema: { type: 'string', pattern: '^"[0-9a-f]{64}(-identity)?"$', examples: ['"8a9f2240b20d41cf15770f917c9225752df1d3813f79f32bf2982bbf1c4eabe0"'] },
+    description: 'Strong validator. gzip: `"<sha256 of the stored gzip bytes>"`, the hash the snapshot manifest lists (a mirror sends the same); plain JSON: `"<sha256>-identity"`; a snapshot file or bulk file: `"<sha256 of its bytes>"`; the changes between two snapshots: `"changes-<since>-<snapshot>"`. Send it back in If-None-Match to get 304.',
+    schema: { type: 'string', pattern: `^"([0-9a-f]{64}(-identity)?|changes-${SNAPSHOT_ID}-${SNAPSHOT_ID})"$`, examples: ['"8a9f2240b20d41cf15770f917c9225752df1d3813f79f32bf2982bbf1c4eabe0"'] },
   },
   'Cache-Control': {
     required: true,
-    description: 'Reads may be kept by shared caches for 5 minutes and served stale for an hour while revalidating; errors are never stored.',
-    schema: { type: 'string', enum: [READ_CACHE_CONTROL, 'no-store', 'private, no-store'] },
+    description: 'Reads may be kept by shared caches for 5 minutes and served stale for an hour while revalidating; snapshot metadata, manifests and bulk files change at every publish, so caches keep them but revalidate each use (`public, no-cache`); errors and health answers are never stored.',
+    schema: { type: 'string', enum: [READ_CACHE_CONTROL, SNAPSHOT_CACHE_CONTROL, 'no-store', 'private, no-store'] },
   },
   Vary: { description: 'The body depends on Accept-Encoding.', schema: { type: 'string', const: 'Accept-Encoding' }, required: true },
   'Content-Encoding': {
@@ -58,6 +61,25 @@ const HEADERS: Record<string, HeaderDef> = {
     required: true,
     description: 'The bearer challenge; `error="invalid_token"` when a key was sent but is malformed, unknown, revoked or expired.',
     schema: { type: 'string', pattern: '^Bearer realm="[^"]*", scope="v1"(, error="invalid_token")?$', examples: ['Bearer realm="catalog", scope="v1"'] },
+  },
+  'Accept-Ranges': {
+    required: true,
+    description: 'The file can be fetched in parts: send `Range: bytes=<first>-[<last>]` (with `If-Range: <ETag>` to resume only the same file).',
+    schema: { type: 'string', const: 'bytes' },
+  },
+  'Content-Range': {
+    required: true,
+    description: 'On 206, the bytes sent and the file size (`bytes <first>-<last>/<size>`); on 416, the file size (`bytes */<size>`).',
+    schema: { type: 'string', pattern: '^bytes ([0-9]+-[0-9]+|\\*)/[0-9]+$', examples: ['bytes 100-275/276', 'bytes */276'] },
+  },
+  'Content-Disposition': {
+    description: 'A file name to save the download under (the snapshot id is part of it).',
+    schema: { type: 'string', pattern: '^attachment; filename="[A-Za-z0-9._-]+"$', examples: ['attachment; filename="cards-20261122T021830Z-3c48fccd.ndjson.gz"'] },
+  },
+  'X-Key-Fingerprint': {
+    required: true,
+    description: '`sha256:` + the hex SHA-256 of the public key\'s DER (SubjectPublicKeyInfo) bytes: compare it with the fingerprint you were given out of band.',
+    schema: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
   },
   Allow: { description: 'The methods the path supports.', schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', examples: ['GET, HEAD'] }, required: true },
 };

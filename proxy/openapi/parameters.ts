@@ -2,9 +2,11 @@
 import { ID_PATTERN, SLUG_PATTERN } from '../../snapshots/ids.js';
 import { GAMES, RANGES } from '../../snapshots/records.js';
 import { DEFAULT_RANGE } from '../routes/cards.js';
+import { SNAPSHOT_ID } from './headers.js';
 import type { Schema } from './schema-kit.js';
 
 const path = (name: string, description: string, schema: Schema) => ({ name, in: 'path', required: true, description, schema });
+const header = (name: string, description: string, schema: Schema) => ({ name, in: 'header', required: false, description, schema });
 const query = (name: string, description: string, schema: Schema, required = false) => ({ name, in: 'query', required, description, schema });
 const limit = (defaultLimit: number) =>
   query('limit', `Items per page, default ${defaultLimit}; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400.`, { type: 'integer', minimum: 1, default: defaultLimit });
@@ -25,6 +27,12 @@ export function parameterComponents(): Record<string, Schema> {
     SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:`, then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax.', { type: 'string', minLength: 1, maxLength: 200 }, true),
     Since: query('since', 'Rows at or after this instant: `YYYY-MM-DD` or an ISO timestamp with a zone.', { type: 'string' }),
     Until: query('until', 'Rows before this instant (must be after `since`).', { type: 'string' }),
+    Snapshot: query('snapshot', 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.', { type: 'string', pattern: `^${SNAPSHOT_ID}$` }),
+    SinceSnapshot: query('since', 'The snapshot to compare with (a kept one; one no longer kept is 410 `gone`: sync from the whole manifest then).', { type: 'string', pattern: `^${SNAPSHOT_ID}$` }, true),
+    ObjectKey: path('key', 'A manifest key, slashes included (not percent-encoded): `v1/` then segments that are ids, ending `.json.gz`; at most 512 characters.', { type: 'string', pattern: '^v1/([A-Za-z0-9][A-Za-z0-9._-]*/)*[A-Za-z0-9][A-Za-z0-9._-]*\\.json\\.gz$', maxLength: 512, examples: ['v1/cards/OP01-001/30d.json.gz'] }),
+    BulkName: path('name', 'A bulk file name as `GET /v1/bulk` lists it (`cards`, `figures`, `oracle`, `sets`, `changes`).', { type: 'string', pattern: SLUG_PATTERN.source }),
+    RangeHeader: header('Range', 'One range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`: 206 with those bytes; past the end: 416. Several ranges or another unit: the whole file.', { type: 'string', examples: ['bytes=1048576-'] }),
+    IfRange: header('If-Range', 'The ETag of the file a download started with: the range applies only while it is still that file (else 200 with the whole file).', { type: 'string' }),
     Tenant: query('tenant', 'Only the keys of this tenant.', { type: 'string', pattern: '^[A-Za-z0-9._@-]{1,64}$' }),
   };
 }

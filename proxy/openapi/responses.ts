@@ -13,6 +13,8 @@ export const ERROR_RESPONSES = {
   403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
+  410: 'Gone',
+  416: 'RangeNotSatisfiable',
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'Unavailable',
@@ -25,6 +27,8 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: '`forbidden`: the credential is valid but may not call this route.',
   404: '`not_found`: no such id, set, artist, series, handle, key or route in the current snapshot.',
   405: '`method_not_allowed`: the path exists but not with this method (partner paths: anything but GET and HEAD); `Allow` lists the methods. Sent on every path of this document for any method it does not list.',
+  410: '`gone`: `snapshot=` or `since=` names a snapshot that is no longer kept (older ones are pruned at each publish); start again from `GET /v1/snapshot`.',
+  416: '`range_not_satisfiable`: the `Range` starts past the end of the file; `Content-Range: bytes */<size>` gives its size.',
   429: '`rate_limited`: the key is over its tier\'s requests per minute; retry after `Retry-After` seconds.',
   500: '`internal`: a server fault. No details leave the server; the request id finds it in the log.',
   503: '`unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index). `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds.',
@@ -33,6 +37,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
 const EXTRA_REQUIRED: Partial<Record<ErrorStatus, string[]>> = {
   401: ['WWW-Authenticate'],
   405: ['Allow'],
+  416: ['Content-Range'],
   429: ['Retry-After', ...RATE_HEADERS],
 };
 
@@ -57,8 +62,15 @@ export function responseComponents(examples: OpenApiExamples): Record<string, Sc
     description: 'The representation named in If-None-Match is still current: no body; the cached copy stays good.',
     headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control', 'Vary'], ['X-Snapshot-Id', 'Link', ...RATE_HEADERS]),
   };
+  out.FileNotModified = {
+    description: 'The snapshot file or document named in If-None-Match is still current: no body.',
+    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control'], ['X-Snapshot-Id', 'Accept-Ranges', 'Content-Disposition', 'X-Key-Fingerprint', ...RATE_HEADERS]),
+  };
   return out;
 }
 
-export const responseRef = (status: ErrorStatus | 304): Schema =>
-  ({ $ref: `#/components/responses/${status === 304 ? 'NotModified' : ERROR_RESPONSES[status]}` });
+/** `file`: the 304 of the snapshot and bulk routes, which send no Vary (their bodies have one coding). */
+export const responseRef = (status: ErrorStatus | 304 | 'file304'): Schema => {
+  const name = status === 304 ? 'NotModified' : status === 'file304' ? 'FileNotModified' : ERROR_RESPONSES[status];
+  return { $ref: `#/components/responses/${name}` };
+};

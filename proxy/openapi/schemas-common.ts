@@ -7,7 +7,8 @@ import { arrayOf, bool, closed, int, nullable, oneOfValues, ref, str, TIMESTAMP_
 
 /** The codes a client can receive (proxy/errors.ts maps every other code to one of these). */
 export const PUBLIC_ERROR_CODES = [
-  'invalid_parameter', 'unauthenticated', 'forbidden', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable',
+  'invalid_parameter', 'unauthenticated', 'forbidden', 'not_found', 'method_not_allowed', 'request_timeout', 'gone',
+  'range_not_satisfiable', 'rate_limited', 'headers_too_large', 'internal', 'unavailable', 'state_unavailable',
 ] as const;
 
 export function commonSchemas(): Record<string, Schema> {

@@ -13,8 +13,11 @@ type Json = Record<string, any>;
 
 /** Headers of the transport, not of the API: not listed in the document. */
 const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
-/** Statuses the middleware answers before routing, for a method the path does not list. */
-const BEFORE_ROUTING = new Set([401, 403, 405, 429]);
+/**
+ * Statuses for a method the path does not list: the middleware's answers before routing, and 404
+ * (the health paths, mounted before the method guard, fall through to the 404 of an unknown path).
+ */
+const BEFORE_ROUTING = new Set([401, 403, 404, 405, 429]);
 
 export interface Checked {
   /**
@@ -49,9 +52,12 @@ export function createResponseValidator(doc: OpenApiDocument): ResponseValidator
     const parts = (node.$ref as string).replace(/^#\//, '').split('/');
     return deref(parts.reduce((at: Json, p) => at[p.replace(/~1/g, '/').replace(/~0/g, '~')], doc as Json));
   };
+  // A path parameter whose pattern allows `/` (an object key) spans segments; any other one is one segment.
+  const multiSegment = (template: string, name: string) => Object.values(doc.paths[template] as Json).some((op: Json) =>
+    (op.parameters ?? []).map(deref).some((p: Json) => p.in === 'path' && p.name === name && String(p.schema?.pattern ?? '').includes('/')));
   const templates = Object.keys(doc.paths).map((template) => ({
     template,
-    pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{([^}]+)\}/g, (_, name: string) => (multiSegment(template, name) ? '.+' : '[^/]+'))}$`),
     literal: !template.includes('{'),
   }));
 
@@ -102,8 +108,17 @@ export function createResponseValidator(doc: OpenApiDocument): ResponseValidator
       const mediaType = (res.headers.get('content-type') ?? '').split(';')[0].trim();
       const media = response.content[mediaType];
       if (!media) throw new Error(`${where}: content type ${mediaType} is not documented`);
-      const text = (res.headers.get('content-encoding') === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       const validate = validatorOf(media.schema);
+      if (mediaType !== 'application/json' || res.status === 206) {
+        // A file or text body (gzip bytes, NDJSON, PEM) or a part of a file: its schema is a string one; a whole gzip must gunzip.
+        if (mediaType === 'application/gzip' && res.status === 200) gunzipSync(raw);
+        if (mediaType === 'application/x-ndjson' && res.status === 200) for (const line of raw.toString('utf8').split('\n').filter(Boolean)) JSON.parse(line);
+        if (!validate(raw.toString(mediaType === 'application/gzip' ? 'latin1' : 'utf8'))) {
+          throw new Error(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}`);
+        }
+        return { operationIds, status: res.status };
+      }
+      const text = (res.headers.get('content-encoding') === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       if (!validate(JSON.parse(text))) {
         throw new Error(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
       }

@@ -4,6 +4,10 @@
  * its operation documents, and each response's status, headers and body are validated against the
  * document with Ajv (JSON Schema 2020-12). The last test checks every documented (operation,
  * status) pair was seen, so documenting a status the code never sends fails too.
+ *
+ * The snapshot root holds two snapshots: the example catalog compiled signed, then compiled again
+ * unsigned (the current one), so the signature route has a 200 (pinned to the first) and a 404, and
+ * the changes route a real `since`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../proxy/app.js';
@@ -11,12 +15,14 @@ import { loadConfig } from '../../proxy/config.js';
 import { signSessionCookie } from '../../proxy/gate/session.js';
 import { createKeyStore } from '../../proxy/keys/store.js';
 import { failingReads } from '../../proxy/openapi/capture-examples.js';
+import { exampleSigningKeys } from '../../proxy/openapi/example-signing-key.js';
 import { buildOpenApiDocument } from '../../proxy/openapi/document.js';
 import { catalogRoutes } from '../../proxy/openapi/routes-catalog.js';
 import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
 import { INTERNAL_KEY, SESSION_SECRET, T0, tempDir, testClock } from '../helpers/auth-fixtures.js';
+import { runCli } from '../helpers/cli.js';
 import { compileExampleCatalog, type CompiledCatalog } from '../helpers/example-catalog.js';
 import { createResponseValidator } from '../helpers/openapi-validator.js';
 
@@ -43,11 +49,16 @@ let partner: Record<string, string>;
 let exhausted: Record<string, string>;
 let ownKeyId: string;
 let otherTenantKeyId: string;
+let signedId: string;
 
 function appOver(snapshots: SnapshotSource, name: string): { app: App; state: StateDb } {
   const state = openStateDb(`${tmp.dir}/${name}.sqlite`);
   states.push(state);
-  const app = createApp({ db: state, config: loadConfig(env), snapshots, clock: testClock(), logger: { error: () => undefined, info: () => undefined } });
+  const app = createApp({
+    db: state, config: loadConfig(env), snapshots, clock: testClock(), logger: { error: () => undefined, info: () => undefined },
+    // The empty app publishes no key: its public-key route is the 404.
+    publicKey: name === 'empty' ? null : exampleSigningKeys().publicKey,
+  });
   return { app, state };
 }
 
@@ -72,6 +83,9 @@ beforeAll(async () => {
   catalog = await compileExampleCatalog();
   tmp = tempDir('catalog-openapi-state-');
   const source = createFsSnapshotSource(catalog.root);
+  signedId = (await source.current())!.id;
+  const unsigned = await runCli(['compile', '--source', catalog.source, '--out', catalog.root, '--workers', '1']);
+  if (unsigned.code !== 0) throw new Error(`catalog compile failed: ${unsigned.stderr}`);
   const m = appOver(source, 'main');
   main = m.app;
   const keys = createKeyStore(m.state, { clock: testClock() });
@@ -179,6 +193,114 @@ describe('key administration and the audit route answer as the document says', (
     await expectStatus(405, main, 'POST', url, internal);
     await expectStatus(429, main, 'GET', url, exhausted);
     await expectStatus(500, closedState, 'GET', url, internal);
+  });
+});
+
+describe('snapshot, bulk and mirror routes answer as the document says', () => {
+  const PRUNED = '20200101T000000Z-00000000';
+  const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
+
+  /** 400 (an unknown parameter), 401, 405, 410 (a pruned pin), 429, 500 (reads fail), 503 (nothing published). */
+  async function pinnedErrors(url: string) {
+    await expectStatus(400, main, 'GET', withQuery(url, 'bogus=1'), partner);
+    await expectStatus(401, main, 'GET', url);
+    await expectStatus(405, main, 'POST', url, partner);
+    await expectStatus(410, main, 'GET', withQuery(url, `snapshot=${PRUNED}`), partner);
+    await expectStatus(429, main, 'GET', url, exhausted);
+    await expectStatus(500, failing, 'GET', url, internal);
+    await expectStatus(503, empty, 'GET', url, internal);
+  }
+
+  /** 200 and HEAD, 304 on its ETag. */
+  async function reads(url: string) {
+    const res = await expectStatus(200, main, 'GET', url, partner);
+    await expectStatus(200, main, 'HEAD', url, partner);
+    await expectStatus(304, main, 'GET', url, { ...partner, 'If-None-Match': res.headers.get('etag')! });
+    return res;
+  }
+
+  /** A download: 206 for a range (with a matching If-Range too), 200 whole when If-Range names another file, 416 past the end. */
+  async function ranges(url: string) {
+    const whole = await reads(url);
+    const etag = whole.headers.get('etag')!;
+    const size = Number(whole.headers.get('content-length'));
+    const part = await expectStatus(206, main, 'GET', url, { ...partner, Range: 'bytes=10-' });
+    expect(part.headers.get('content-range')).toBe(`bytes 10-${size - 1}/${size}`);
+    await expectStatus(206, main, 'GET', url, { ...partner, Range: 'bytes=0-9', 'If-Range': etag });
+    await expectStatus(200, main, 'GET', url, { ...partner, Range: 'bytes=0-9', 'If-Range': `"${'0'.repeat(64)}"` });
+    const past = await expectStatus(416, main, 'GET', url, { ...partner, Range: `bytes=${size}-` });
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+  }
+
+  it('getSnapshot: 200, HEAD, 304, a pinned older snapshot, and every documented error', async () => {
+    const current = await (await reads('/v1/snapshot')).json();
+    expect(current.data.previous).toBe(signedId);
+    expect(current.data.manifest.signed).toBe(false);
+    const pinned = await (await expectStatus(200, main, 'GET', `/v1/snapshot?snapshot=${signedId}`, partner)).json();
+    expect(pinned.data.manifest.signed).toBe(true);
+    await expectStatus(400, main, 'GET', '/v1/snapshot?snapshot=yesterday', partner);
+    await pinnedErrors('/v1/snapshot');
+  });
+
+  it('getSnapshotManifest: 200, 206, 304, 416 and every documented error', async () => {
+    await ranges('/v1/snapshot/manifest');
+    await pinnedErrors('/v1/snapshot/manifest');
+  });
+
+  it('getSnapshotSignature: 200 for the signed snapshot, 206, 304, 416; 404 for the unsigned one; every documented error', async () => {
+    await ranges(`/v1/snapshot/signature?snapshot=${signedId}`);
+    await expectStatus(404, main, 'GET', '/v1/snapshot/signature', partner);
+    await pinnedErrors('/v1/snapshot/signature');
+  });
+
+  it('getSnapshotChanges: 200 since the older snapshot and since itself, HEAD, 304, 410 for a pruned since, every documented error', async () => {
+    await reads(`/v1/snapshot/changes?since=${signedId}`);
+    await expectStatus(200, main, 'GET', `/v1/snapshot/changes?since=${signedId}&snapshot=${signedId}`, partner);
+    await expectStatus(400, main, 'GET', '/v1/snapshot/changes', partner);
+    await expectStatus(410, main, 'GET', `/v1/snapshot/changes?since=${PRUNED}`, partner);
+    await pinnedErrors(`/v1/snapshot/changes?since=${signedId}`);
+  });
+
+  it('getPublicKey: 200 with its fingerprint, HEAD, 304; 404 when the server publishes none; 400, 401, 405, 429', async () => {
+    const res = await reads('/v1/snapshot/public-key');
+    expect(res.headers.get('x-key-fingerprint')).toMatch(/^sha256:[0-9a-f]{64}$/);
+    await expectStatus(404, empty, 'GET', '/v1/snapshot/public-key', internal);
+    await expectStatus(400, main, 'GET', '/v1/snapshot/public-key?snapshot=x', partner);
+    await expectStatus(401, main, 'GET', '/v1/snapshot/public-key');
+    await expectStatus(405, main, 'POST', '/v1/snapshot/public-key', partner);
+    await expectStatus(429, main, 'GET', '/v1/snapshot/public-key', exhausted);
+  });
+
+  it('getSnapshotObject: 200 (gzip bytes), HEAD, 304; 400 for a key that is not a manifest key, 404 for one not in the snapshot; every documented error', async () => {
+    const url = '/v1/snapshot/objects/v1/cards/OP01-001/30d.json.gz';
+    await reads(url);
+    await expectStatus(400, main, 'GET', '/v1/snapshot/objects/v1/cards/OP01-001/30d.txt', partner);
+    await expectStatus(404, main, 'GET', '/v1/snapshot/objects/v1/cards/OP99-999/30d.json.gz', partner);
+    await pinnedErrors(url);
+  });
+
+  it('listBulkFiles: 200, HEAD, 304 and every documented error', async () => {
+    await reads('/v1/bulk');
+    await pinnedErrors('/v1/bulk');
+  });
+
+  it('getBulkFile: 200, 206, 304, 416; 400 for a bad name, 404 for an unknown one; every documented error', async () => {
+    await ranges('/v1/bulk/sets');
+    await expectStatus(400, main, 'GET', '/v1/bulk/Not_A_Name', partner);
+    await expectStatus(404, main, 'GET', '/v1/bulk/nothing', partner);
+    await pinnedErrors('/v1/bulk/sets');
+  });
+});
+
+describe('health endpoints answer as the document says', () => {
+  it('getHealth and getReady: 200 and HEAD without a credential; getReady 503 before the first publish; other methods 404', async () => {
+    for (const url of ['/healthz', '/readyz']) {
+      await expectStatus(200, main, 'GET', url);
+      await expectStatus(200, main, 'HEAD', url);
+      await expectStatus(404, main, 'POST', url);
+    }
+    expect(await (await expectStatus(503, empty, 'GET', '/readyz')).json()).toEqual({ status: 'not_ready' });
+    await expectStatus(200, empty, 'GET', '/healthz');
   });
 });
 
