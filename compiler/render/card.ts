@@ -80,7 +80,7 @@ function prepareCard({ card, set, prices, fx }: CardInput): PreparedCard {
   }
   const daily = prices === null ? null : dailyPrices(prices);
   const summary = daily === null ? null : summarizeDaily(daily);
-  const market = marketBlocks(summary, fx);
+  const market = marketBlocks(summary, fx, prices?.synthetic === true);
   const asOf = summary === null ? card.addedAt : summary.lastDate;
   const base: Omit<CardDocument, 'range'> = {
     id: card.id,

@@ -50,7 +50,7 @@ export function renderFigure({ figure, series, prices, fx }: FigureInput): Envel
   }
   const daily = prices === null ? null : dailyPrices(prices);
   const summary = daily === null ? null : summarizeDaily(daily);
-  const market = marketBlocks(summary, fx);
+  const market = marketBlocks(summary, fx, prices?.synthetic === true);
   return envelope('figure', summary === null ? figure.addedAt : summary.lastDate, {
     id: figure.id,
     name: figure.name,

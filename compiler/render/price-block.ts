@@ -28,6 +28,11 @@ export interface MarketPrices {
   previousCents: number | null;
   change24hCents: number | null;
   velocity24h: number | null;
+  /**
+   * True when the series was made up for a demo (`catalog import --synthetic-prices`), not observed
+   * in any market: a partner must be able to tell invented prices from real ones.
+   */
+  synthetic: boolean;
 }
 
 export interface FxProvenance {
@@ -45,7 +50,7 @@ export interface FxBlock {
   aud: FxProvenance | null;
 }
 
-export function marketBlocks(summary: PriceSummary | null, fx: FxLookup): { prices: MarketPrices | null; fx: FxBlock | null } {
+export function marketBlocks(summary: PriceSummary | null, fx: FxLookup, synthetic = false): { prices: MarketPrices | null; fx: FxBlock | null } {
   if (summary === null) return { prices: null, fx: null };
   const eur = fx.quoteOn(summary.lastDate, 'EUR');
   const gbp = fx.quoteOn(summary.lastDate, 'GBP');
@@ -63,6 +68,7 @@ export function marketBlocks(summary: PriceSummary | null, fx: FxLookup): { pric
       previousCents: summary.previousCents,
       change24hCents: summary.previousCents === null ? null : usd - summary.previousCents,
       velocity24h: summary.velocity24h,
+      synthetic,
     },
     fx: { eur: provenance(eur), gbp: provenance(gbp), cad: provenance(cad), aud: provenance(aud) },
   };

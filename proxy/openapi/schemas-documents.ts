@@ -21,6 +21,7 @@ export function documentSchemas(): Record<string, Schema> {
       previousCents: nullableCents('The price the day before priceDate.'),
       change24hCents: nullableCents('marketCents - previousCents.'),
       velocity24h: nullable(num('(marketCents - previousCents) / previousCents, 4 decimals.')),
+      synthetic: { type: 'boolean', description: 'True when the price history was generated for a demo (`catalog import --synthetic-prices`), not observed in a market.' },
     }, 'The current price and its conversions; null on a document without any price.'),
     FxQuote: closed({
       rate: num('Units of the currency per 1 USD.'),

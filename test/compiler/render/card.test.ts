@@ -44,6 +44,7 @@ describe('card document', () => {
       previousCents: 1100,
       change24hCents: 134,
       velocity24h: 0.1218, // 134 / 1100 = 0.121818
+      synthetic: false,
     });
     expect(doc.data.fx).toEqual({
       eur: { rate: 0.92, date: ts('2026-11-20'), source: 'ecb' },
@@ -51,6 +52,13 @@ describe('card document', () => {
       cad: { rate: 1.3721, date: ts('2026-11-20'), source: 'ecb' },
       aud: null,
     });
+  });
+
+  it('when the price series was generated for a demo then every range says synthetic: true', () => {
+    const made = { ...series('card', 'mtg-m21-162', '2026-11-20', [1000, 1100, 1234]), synthetic: true };
+    for (const doc of renderCardRanges({ card: card(), set, prices: made, fx }).values()) expect(doc.data.prices?.synthetic).toBe(true);
+    const observed = { ...made, synthetic: null };
+    expect(renderCard({ card: card(), set, prices: observed, fx }, '30d').data.prices?.synthetic).toBe(false);
   });
 
   it('range: the window, its points and aggregates', () => {

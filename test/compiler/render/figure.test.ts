@@ -9,6 +9,12 @@ const fx = createFxLookup(weekdayRates('2024-01-01', '2026-11-20'));
 const ts = (date: string) => `${date}T00:00:00.000Z`;
 
 describe('figure document', () => {
+  it('when the price series was generated for a demo then the figure says synthetic: true', () => {
+    const made = { ...series('figure', 'fig-moonlit-07', '2026-11-20', [4200, 4300]), synthetic: true };
+    expect(renderFigure({ figure: figure(), series: figureSeries, prices: made, fx }).data.prices?.synthetic).toBe(true);
+    expect(renderFigure({ figure: figure(), series: figureSeries, prices: { ...made, synthetic: false }, fx }).data.prices?.synthetic).toBe(false);
+  });
+
   it('carries the figure, its series and rarity; unpriced: null blocks and asOf = addedAt', () => {
     const doc = renderFigure({ figure: figure(), series: figureSeries, prices: null, fx });
     expect(doc).toMatchObject({ kind: 'figure', asOf: ts('2025-02-20'), page: null, warnings: [] });
