@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { compileSnapshot } from '../../compiler/compile/index.js';
 import { createTerminalProgress, formatDuration } from '../progress.js';
+import { withPhaseTimings } from '../../compiler/compile/phase-timings.js';
 import { parseIntOption } from '../options.js';
 
 export function registerCompile(program: Command, io: CliIO): void {
@@ -15,7 +16,10 @@ export function registerCompile(program: Command, io: CliIO): void {
     .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
     .option('--workers <n>', 'render threads besides the main thread, which reads and writes (default: cores - 1, at least 1)')
     .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string }) => {
-      const progress = createTerminalProgress(io);
+      const terminal = createTerminalProgress(io);
+      // CATALOG_COMPILE_TIMINGS=1 prints wall and CPU time per phase to stderr (docs/benchmarks.md).
+      const timed = io.env.CATALOG_COMPILE_TIMINGS === '1' ? withPhaseTimings(terminal) : null;
+      const progress = { ...(timed ?? terminal), finish: () => terminal.finish() };
       try {
         const s = await compileSnapshot({
           source: opts.source,
@@ -26,6 +30,7 @@ export function registerCompile(program: Command, io: CliIO): void {
           progress,
         });
         progress.finish();
+        timed?.report((line) => io.stderr.write(line));
         const secs = s.durationMs / 1000;
         io.stdout.write(
           `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +

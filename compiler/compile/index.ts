@@ -122,6 +122,7 @@ async function compileFrom(
   });
 
   mkdirSync(options.out, { recursive: true });
+  progress.phase('previous manifest', null);
   const previous = await loadPreviousSnapshot(options.out);
   const snapshotId = newSnapshotId(now());
   const writer = createFsSnapshotWriter(options.out, snapshotId);

@@ -35,6 +35,14 @@ describe('catalog compile', () => {
     expect(readDoc(root, 'v1/catalog/summary.json.gz').kind).toBe('catalogSummary');
   });
 
+  it('when CATALOG_COMPILE_TIMINGS=1 then stderr lists wall and cpu time of every phase', async () => {
+    const root = tempDir();
+    const r = await runCli(['compile', '--source', catalog, '--out', root], { env: { CATALOG_COMPILE_TIMINGS: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const phases = r.stderr.trim().split('\n').map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\)$/.exec(l)?.[1]);
+    expect(phases).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'aggregate documents', 'search index', 'publish']);
+  });
+
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
     const a = tempDir();
     const b = tempDir();
