@@ -40,7 +40,7 @@ describe('catalog compile', () => {
     const r = await runCli(['compile', '--source', catalog, '--out', root], { env: { CATALOG_COMPILE_TIMINGS: '1' } });
     expect(r.code, r.stderr).toBe(0);
     const phases = r.stderr.trim().split('\n').map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\)$/.exec(l)?.[1]);
-    expect(phases).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'aggregate documents', 'search index', 'publish']);
+    expect(phases).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'publish']);
   });
 
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
