@@ -9,6 +9,12 @@
 //   npm run bench:compile -- --real-only   # only the real corpus: import all of ../shared/datasets, then compile
 // When ../shared/datasets (next to the project) exists, the real public datasets are also imported into one
 // source folder with `catalog import` (the commands of docs/real-data.md) and compiled.
+//   npm run bench:compile -- --settle 0   # do not wait after deleting the previous run's files
+//
+// Deleting hundreds of thousands of files makes file creation on this ext4 VM (mounted with
+// `discard`) several times slower for tens of seconds afterwards (docs/benchmarks.md), so after
+// removing a previous run's folders the script syncs and waits --settle seconds (default 60).
+// Each compile runs with CATALOG_COMPILE_TIMINGS=1; the phase times are printed under the table.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, createReadStream, createWriteStream, renameSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -21,6 +27,8 @@ let sizes = realOnly ? [] : [10_000, 100_000];
 if (args.includes('--1m')) sizes.push(1_000_000);
 const si = args.indexOf('--sizes');
 if (si >= 0) sizes = args[si + 1].split(',').map(Number);
+const ti = args.indexOf('--settle');
+const settleSeconds = ti >= 0 ? Number(args[ti + 1]) : 60;
 const work = join(process.cwd(), '.bench');
 mkdirSync(work, { recursive: true });
 const hasTime = existsSync('/usr/bin/time');
@@ -28,14 +36,23 @@ const hasTime = existsSync('/usr/bin/time');
 function run(cmd, argv) {
   const full = hasTime ? ['/usr/bin/time', ['-f', '__TIME__ %M %e', cmd, ...argv]] : [cmd, argv];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const env = { ...process.env, CATALOG_COMPILE_TIMINGS: '1' };
+  const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 64 << 20, env });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) {
     process.stderr.write(r.stdout + r.stderr);
     throw new Error(`${cmd} ${argv.join(' ')} failed with ${r.status}`);
   }
   const m = /__TIME__ (\d+) ([\d.]+)/.exec(r.stderr);
-  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, stdout: r.stdout.trim() };
+  const phases = r.stderr.split('\n').filter((l) => l.startsWith('phase '));
+  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, stdout: r.stdout.trim(), phases };
+}
+
+function settle() {
+  if (settleSeconds <= 0) return;
+  process.stderr.write(`letting the filesystem settle for ${settleSeconds}s after deleting the previous run...\n`);
+  spawnSync('sync');
+  spawnSync('sleep', [String(settleSeconds)]);
 }
 
 /** Changes the last price of every 100th price line (1% of priced entities). */
@@ -65,15 +82,17 @@ const rows = [];
 for (const cards of sizes) {
   const cat = join(work, `catalog-${cards}`);
   const snaps = join(work, `snapshots-${cards}`);
+  const deleted = existsSync(snaps);
   rmSync(cat, { recursive: true, force: true });
   rmSync(snaps, { recursive: true, force: true });
   process.stderr.write(`generating ${cards} cards...\n`);
   const gen = run('node', ['bin/catalog.js', 'generate', '--out', cat, '--cards', String(cards), '--seed', '7']);
-  process.stderr.write(`compiling ${cards} cards (full)...\n`);
+  if (deleted) settle();
+  process.stderr.write(`compiling ${cards} cards (full, load average ${loadavg()[0].toFixed(2)})...\n`);
   const full = run('node', ['bin/catalog.js', 'compile', '--source', cat, '--out', snaps]);
   const objects = Number(/: (\d+) objects/.exec(full.stdout)?.[1] ?? 0);
   const changed = await touchOnePercent(cat);
-  process.stderr.write(`compiling ${cards} cards (incremental, ${changed} price series changed)...\n`);
+  process.stderr.write(`compiling ${cards} cards (incremental, ${changed} price series changed, load average ${loadavg()[0].toFixed(2)})...\n`);
   const inc = run('node', ['bin/catalog.js', 'compile', '--source', cat, '--out', snaps]);
   const verify = run('node', ['bin/catalog.js', 'verify', snaps]);
   rows.push({ cards, objects, gen, full, inc, changed, verify });
@@ -142,4 +161,11 @@ if (real !== null) {
   const importWall = real.steps.reduce((sum, s) => sum + s.wall, 0);
   console.log(`| all imports | | | | | ${f(importWall)} | ${f(Math.max(...real.steps.map((s) => s.peakMiB ?? 0)), 0)} |`);
   console.log(`| compile (${real.objects.toLocaleString('en-US')} objects, ${Math.round(real.objects / real.full.wall).toLocaleString('en-US')} objects/s) | | | | | ${f(real.full.wall)} | ${f(real.full.peakMiB, 0)} |`);
+}
+console.log('');
+for (const r of rows) {
+  for (const [mode, res] of [['full', r.full], ['incremental', r.inc]]) {
+    console.log(`${r.cards.toLocaleString('en-US')} cards, ${mode}:`);
+    for (const line of res.phases) console.log(`  ${line}`);
+  }
 }

@@ -22,7 +22,12 @@ function isFlat(value: unknown[]): boolean {
   return true;
 }
 
-function canonical(value: unknown): string | undefined {
+/**
+ * `memo` caches the text of objects already serialized, by identity: the five range documents of a
+ * card share one `base` object (name, set, prices, fx), so four of five serializations of it are a
+ * lookup (stableJsonShared). Only plain objects are cached: flat arrays are one native call anyway.
+ */
+function canonical(value: unknown, memo: WeakMap<object, string> | null): string | undefined {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     // Price histories are arrays of [timestamp, cents] pairs: hand them to the native serializer
@@ -31,23 +36,29 @@ function canonical(value: unknown): string | undefined {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
-      out += canonical(value[i]) ?? 'null';
+      out += canonical(value[i], memo) ?? 'null';
     }
     return out + ']';
   }
   const obj = value as Record<string, unknown>;
-  if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') return canonical((obj as { toJSON(): unknown }).toJSON());
+  if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') return canonical((obj as { toJSON(): unknown }).toJSON(), memo);
+  if (memo !== null) {
+    const hit = memo.get(obj);
+    if (hit !== undefined) return hit;
+  }
   const keys = Object.keys(obj).sort();
   let out = '{';
   let first = true;
   for (const k of keys) {
-    const v = canonical(obj[k]);
+    const v = canonical(obj[k], memo);
     if (v === undefined) continue;
     if (!first) out += ',';
     out += JSON.stringify(k) + ':' + v;
     first = false;
   }
-  return out + '}';
+  out += '}';
+  memo?.set(obj, out);
+  return out;
 }
 
 /**
@@ -58,7 +69,19 @@ function canonical(value: unknown): string | undefined {
  * @example stableJson({ b: 1, a: [2, { d: 3, c: 4 }] })  // '{"a":[2,{"c":4,"d":3}],"b":1}'
  */
 export function stableJson(value: unknown): string {
-  return canonical(value) ?? 'null';
+  return canonical(value, null) ?? 'null';
+}
+
+/**
+ * stableJson of several values that share nested objects (by identity), each serialized once. The
+ * values must not be mutated in between. About 40% less time than five stableJson calls on the five
+ * range documents of a card (docs/benchmarks.md).
+ *
+ * @example stableJsonShared([{ a: shared, r: 1 }, { a: shared, r: 2 }])  // two strings, `shared` serialized once
+ */
+export function stableJsonShared(values: readonly unknown[]): string[] {
+  const memo = new WeakMap<object, string>();
+  return values.map((v) => canonical(v, memo) ?? 'null');
 }
 
 export function gzip(raw: Buffer | string): Buffer {

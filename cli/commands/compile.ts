@@ -5,6 +5,7 @@ import { compileSnapshot } from '../../compiler/compile/index.js';
 import { createCompileLog } from '../compile-log.js';
 import { createCliLogger, parseLogLevel } from '../log.js';
 import { formatDuration } from '../progress.js';
+import { withPhaseTimings } from '../../compiler/compile/phase-timings.js';
 import { parseIntOption } from '../options.js';
 import { loadPrivateKey } from '../../snapshots/signature.js';
 
@@ -21,7 +22,10 @@ export function registerCompile(program: Command, io: CliIO): void {
     .action(async (opts: { source: string; out: string; keep: string; maxRejects: string; workers?: string; signKey?: string }) => {
       // Loaded before any work, so a bad key file fails in a second, not after the compile.
       const signKey = opts.signKey === undefined ? null : loadPrivateKey(opts.signKey);
-      const progress = createCompileLog(io, createCliLogger(io, parseLogLevel(io.env)));
+      const log = createCompileLog(io, createCliLogger(io, parseLogLevel(io.env)));
+      // CATALOG_COMPILE_TIMINGS=1 prints wall and CPU time per phase to stderr (docs/benchmarks.md).
+      const timed = io.env.CATALOG_COMPILE_TIMINGS === '1' ? withPhaseTimings(log) : null;
+      const progress = timed ? { ...log, ...timed, compiled: log.compiled, finish: log.finish } : log;
       try {
         const s = await compileSnapshot({
           source: opts.source,
@@ -36,6 +40,8 @@ export function registerCompile(program: Command, io: CliIO): void {
           snapshotId: s.snapshotId, objects: s.objects, ...s.counts, cards: s.cards, figures: s.figures,
           rejects: s.rejects.length, durationMs: s.durationMs,
         });
+        progress.finish();
+        timed?.report((line) => io.stderr.write(line));
         const secs = s.durationMs / 1000;
         io.stdout.write(
           `compiled ${s.snapshotId}: ${s.objects} objects (${s.counts.new} new, ${s.counts.changed} changed, ` +

@@ -9,7 +9,7 @@
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../snapshots/records.js';
 import { RANGES } from '../../snapshots/records.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
-import { encodeDocument, sha256Hex } from '../../snapshots/codec.js';
+import { encodeDocument, gzip, sha256Hex, stableJsonShared } from '../../snapshots/codec.js';
 import { renderCardRanges } from '../render/card.js';
 import { renderFigure } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
@@ -37,8 +37,7 @@ export function cardKeys(id: string): string[] {
 /** Builds the per-thread renderer: one FX lookup, reused for every batch. */
 export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]) => RenderedObject[] {
   const fx: FxLookup = createFxLookup(init.fxRates);
-  const emit = (out: RenderedObject[], key: string, doc: unknown, input: string) => {
-    const bytes = encodeDocument(doc);
+  const emit = (out: RenderedObject[], key: string, bytes: Buffer, input: string) => {
     out.push({ key, bytes, sha256: sha256Hex(bytes), input });
   };
   return (jobs) => {
@@ -46,9 +45,11 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
     for (const job of jobs) {
       if (job.kind === 'card') {
         const docs = renderCardRanges({ card: job.card, set: job.set, prices: job.prices, fx });
-        for (const range of RANGES) emit(out, cardKey(job.card.id, range), docs.get(range), job.input);
+        // The ranges share the card's base object: serialize it once for all five.
+        const json = stableJsonShared(RANGES.map((range) => docs.get(range)));
+        RANGES.forEach((range, i) => emit(out, cardKey(job.card.id, range), gzip(json[i]), job.input));
       } else {
-        emit(out, figureKey(job.figure.id), renderFigure({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
+        emit(out, figureKey(job.figure.id), encodeDocument(renderFigure({ figure: job.figure, series: job.series, prices: job.prices, fx })), job.input);
       }
     }
     return out;

@@ -39,7 +39,7 @@ import { newSnapshotId } from './snapshot-id.js';
 import { rendererCodeHash } from './code-version.js';
 import { silentProgress, type ProgressSink } from './progress.js';
 import { renderAggregates } from './aggregates.js';
-import { buildSnapshotSearchIndex } from './search-phase.js';
+import { startSnapshotSearchIndex } from './search-phase.js';
 import { publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
 import { writeBulkFiles, cardsPerSet } from '../bulk/write-bulk.js';
@@ -143,6 +143,7 @@ async function compileLocked(
 ): Promise<CompileSummary> {
   const { keep, progress, now, started } = o;
   const workers = o.workers;
+  progress.phase('previous manifest', null);
   const previous = await loadPreviousSnapshot(options.out);
   const snapshotId = newSnapshotId(now());
   const writer = createFsSnapshotWriter(options.out, snapshotId);
@@ -154,12 +155,19 @@ async function compileLocked(
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
-    progress.phase('aggregate documents', null);
-    const sink = createDocumentSink(writer, table, previous, codeHash);
-    renderAggregates(catalog, summaries, summaries.range, sink, progress);
-
+    // The search index builds on its own thread while the aggregates render here.
     progress.phase('search index', null);
-    buildSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
+    const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
+    try {
+      progress.phase('aggregate documents', null);
+      const sink = createDocumentSink(writer, table, previous, codeHash);
+      renderAggregates(catalog, summaries, summaries.range, sink, progress);
+      progress.phase('search index finish', null);
+      await search.finish();
+    } catch (err) {
+      await search.abort();
+      throw err;
+    }
 
     const { counts, changes } = table.diff();
     const entries = table.sorted();

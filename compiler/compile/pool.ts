@@ -4,6 +4,11 @@
  * workers can render (memory stays bounded at any catalog size). Rendered objects come back to the
  * main thread through `onRendered`, which writes them.
  *
+ * When every worker already holds its cap, the main thread renders the batch itself instead of
+ * waiting: on a quiet machine the main thread (which only parses and creates files) was idle a
+ * third of the entity phase while the worker rendered; on a busy one file creation keeps the main
+ * thread busy, the queue never fills and nothing changes (docs/benchmarks.md, "Compile").
+ *
  * With `workers: 0` (or when running from TypeScript sources, e.g. under vitest) it renders inline.
  */
 import { Worker } from 'node:worker_threads';
@@ -23,18 +28,13 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onRend
   if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onRendered);
 
   const threads = Array.from({ length: workers }, () => new Worker(workerUrl, { workerData: init }));
+  let renderHere: ((jobs: EntityJob[]) => RenderedObject[]) | null = null;
   // Deep enough that the worker always has a batch queued while the main thread writes the last one.
   const maxInFlightPerWorker = 6;
   const inFlight = new Map<number, { resolve: () => void; reject: (e: Error) => void; jobs: number; worker: number }>();
   const load = new Array<number>(workers).fill(0);
   let nextId = 0;
   let failure: Error | null = null;
-  let waiters: (() => void)[] = [];
-  const wake = () => {
-    const w = waiters;
-    waiters = [];
-    for (const f of w) f();
-  };
 
   threads.forEach((t, index) => {
     t.on('message', (msg: { id: number; objects?: RenderedObject[]; error?: string }) => {
@@ -54,13 +54,11 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onRend
           pending.reject(failure);
         }
       }
-      wake();
     });
     t.on('error', (err) => {
       failure ??= err;
       for (const p of inFlight.values()) p.reject(err);
       inFlight.clear();
-      wake();
     });
   });
 
@@ -68,24 +66,25 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onRend
   return {
     async submit(jobs) {
       if (jobs.length === 0) return;
-      for (;;) {
-        if (failure) throw failure;
-        const index = load.indexOf(Math.min(...load));
-        if (load[index] < maxInFlightPerWorker) {
-          const id = nextId++;
-          load[index]++;
-          settled.push(
-            new Promise<void>((resolve, reject) => {
-              inFlight.set(id, { resolve, reject, jobs: jobs.length, worker: index });
-            }).catch((e) => {
-              failure ??= e as Error;
-            }),
-          );
-          threads[index].postMessage({ id, jobs });
-          return;
-        }
-        await new Promise<void>((r) => waiters.push(r));
+      if (failure) throw failure;
+      const index = load.indexOf(Math.min(...load));
+      if (load[index] < maxInFlightPerWorker) {
+        const id = nextId++;
+        load[index]++;
+        settled.push(
+          new Promise<void>((resolve, reject) => {
+            inFlight.set(id, { resolve, reject, jobs: jobs.length, worker: index });
+          }).catch((e) => {
+            failure ??= e as Error;
+          }),
+        );
+        threads[index].postMessage({ id, jobs });
+        return;
       }
+      renderHere ??= createEntityRenderer(init);
+      onRendered(renderHere(jobs), jobs.length);
+      // Let the workers' finished batches in before the caller reads on.
+      await new Promise<void>((r) => setImmediate(r));
     },
     async drain() {
       await Promise.all(settled);

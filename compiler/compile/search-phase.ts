@@ -1,16 +1,18 @@
 /**
  * Fills the snapshot's search index: every card, figure and set, each with the same summary item the
- * lists use (so a search hit and a set page show the same shape) and its popularity signal.
+ * lists use (so a search hit and a set page show the same shape) and its popularity signal. The
+ * entries go to a builder on its own thread; the caller awaits `finish()` after other work.
  */
 import type { LoadedCatalog } from '../source/index.js';
-import { createSearchIndexBuilder } from '../search/index-builder.js';
+import { createBackgroundSearchIndexBuilder, type BackgroundSearchIndexBuilder } from '../search/background-builder.js';
 import { cardSummary, figureSummary, setMapKey } from '../render/summaries.js';
 import { toTimestampOrNull } from '../../snapshots/envelope.js';
 import type { PriceSummaries } from './index.js';
 import type { ProgressSink } from './progress.js';
 
-export function buildSnapshotSearchIndex(path: string, catalog: LoadedCatalog, prices: PriceSummaries, progress: ProgressSink): void {
-  const builder = createSearchIndexBuilder(path, { asOf: catalog.meta.asOf });
+export async function startSnapshotSearchIndex(path: string, catalog: LoadedCatalog, prices: PriceSummaries, progress: ProgressSink): Promise<BackgroundSearchIndexBuilder> {
+  const builder = createBackgroundSearchIndexBuilder(path, { asOf: catalog.meta.asOf });
+  let count = 0;
   try {
     const setStats = new Map<string, { cards: number; watchers: number }>();
     for (const card of catalog.cards.values()) {
@@ -31,7 +33,7 @@ export function buildSnapshotSearchIndex(path: string, catalog: LoadedCatalog, p
         popularity: card.watchers,
         summary: cardSummary(card, set, prices.cards.get(card.id) ?? null),
       });
-      if (builder.count % 1000 === 0) progress.advance(1000);
+      if (++count % 1000 === 0) progress.advance(1000);
     }
     for (const figure of catalog.figures.values()) {
       const series = catalog.figureSeries.get(figure.seriesId) ?? null;
@@ -63,10 +65,10 @@ export function buildSnapshotSearchIndex(path: string, catalog: LoadedCatalog, p
     }
     // The loop above reports whole thousands of cards; the rest (and figures and sets) here, so the
     // phase's count is the number of entries indexed.
-    progress.advance(builder.count - Math.floor(catalog.cards.size / 1000) * 1000);
-    builder.finish();
+    progress.advance(catalog.cards.size + catalog.figures.size + catalog.sets.length - Math.floor(catalog.cards.size / 1000) * 1000);
   } catch (err) {
-    builder.abort();
+    await builder.abort();
     throw err;
   }
+  return builder;
 }

@@ -28,10 +28,10 @@ describe('catalog compile', () => {
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
     const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const finished = log.filter((l) => l.msg === 'phase finished');
-    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'cards and figures', 'aggregate documents', 'search index', 'bulk files', 'publish']);
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'publish']);
     expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
     for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
-    const cardsPhase = finished[1];
+    const cardsPhase = finished.find((l) => l.phase === 'cards and figures')!;
     expect(cardsPhase.count).toBe(cardsPhase.total);
     const summary = log.at(-1)!;
     expect(summary).toMatchObject({ msg: 'compile finished', new: expect.any(Number), changed: 0, rejects: 0, cards: 800 });
@@ -42,6 +42,15 @@ describe('catalog compile', () => {
     for (const range of ['30d', '3mo', '6mo', '12mo', 'all']) expect(keys.some((k) => k.endsWith(`/${range}.json.gz`) && k.startsWith('v1/cards/'))).toBe(true);
     expect(keys).toContain('v1/catalog/summary.json.gz');
     expect(readDoc(root, 'v1/catalog/summary.json.gz').kind).toBe('catalogSummary');
+  });
+
+  it('when CATALOG_COMPILE_TIMINGS=1 then stderr lists wall and cpu time of every phase', async () => {
+    const root = tempDir();
+    const r = await runCli(['compile', '--source', catalog, '--out', root], { env: { CATALOG_COMPILE_TIMINGS: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    // stderr also carries the JSON phase log (not a terminal); the timing lines are the `phase …` ones.
+    const phases = r.stderr.trim().split('\n').filter((l) => l.startsWith('phase ')).map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\)$/.exec(l)?.[1]);
+    expect(phases).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'publish']);
   });
 
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import stringify from 'fast-json-stable-stringify';
-import { stableJson, encodeDocument, decodeDocument, sha256Hex } from '../../snapshots/codec.js';
+import { stableJson, stableJsonShared, encodeDocument, decodeDocument, sha256Hex } from '../../snapshots/codec.js';
 
 function randomValue(rand: () => number, depth: number): unknown {
   const r = rand();
@@ -34,6 +34,17 @@ describe('stableJson', () => {
     for (let i = 0; i < 2000; i++) {
       const v = randomValue(rand, 0);
       expect(stableJson(v)).toBe(stringify(v) ?? 'null');
+    }
+  });
+});
+
+describe('stableJsonShared', () => {
+  it('gives each value the stableJson text when values share nested objects, arrays and dates', () => {
+    const rand = prng(7);
+    for (let i = 0; i < 300; i++) {
+      const shared = { s: randomValue(rand, 1), when: new Date(Date.UTC(2026, 0, 1 + i)), list: [{ b: 1, a: 2 }] };
+      const values = [0, 1, 2].map((n) => ({ n, shared, nested: { shared, extra: randomValue(rand, 2) }, list: shared.list }));
+      expect(stableJsonShared(values)).toEqual(values.map((v) => stringify(v)));
     }
   });
 });
