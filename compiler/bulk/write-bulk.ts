@@ -14,12 +14,14 @@
  * fingerprint it is hard-linked instead of rebuilt. Output is deterministic (fixed gzip settings,
  * mtime 0), so equal inputs give equal bytes and hashes.
  *
+ * The compile builds them on a worker thread (background-bulk.ts) while it renders the aggregates.
+ *
  * @example
- *   const bulk = await writeBulkFiles({ dir, entries, changes, sets, cardsPerSet, previousDir });
- *   bulk[0]  // { name: 'cards', file: 'bulk/cards.ndjson.gz', count: 5000, size, sha256, input }
+ *   const file = await buildBulkFile(documentJob('cards', entries), dir, previousDir, await previousBulk(previousDir));
+ *   file  // { name: 'cards', file: 'bulk/cards.ndjson.gz', count: 5000, size, sha256, input }
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, linkSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, createWriteStream, linkSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { constants, createGzip, gunzipSync } from 'node:zlib';
@@ -33,25 +35,18 @@ export type BulkName = (typeof BULK_NAMES)[number];
 
 export const bulkFileOf = (name: string) => `${BULK_DIR}/${name}.ndjson.gz`;
 
-export interface BulkInput {
-  /** The snapshot folder being written (objects already in place). */
-  dir: string;
-  /** Every object of the snapshot, sorted by key. */
-  entries: ManifestEntry[];
-  changes: ChangeEntry[];
-  sets: SetRecord[];
-  /** Cards per `<game>/<code>`. */
-  cardsPerSet: Map<string, number>;
-  /** The previous snapshot's folder, to re-use unchanged bulk files. */
-  previousDir: string | null;
-}
-
-interface BulkSpec {
+/**
+ * One bulk file to build: its lines come either from stored objects (`keys`, read back from the
+ * snapshot folder, each contributing its `data`) or ready-made (`lines`). `input` fingerprints
+ * everything the file is built from, so an equal previous file is re-used instead of rebuilt.
+ * Plain data, so a job can be posted to the bulk worker thread.
+ */
+export interface BulkJob {
   name: BulkName;
-  /** Fingerprint of everything the file is built from. */
   input: string;
   count: number;
-  lines: () => Iterable<string>;
+  keys?: string[];
+  lines?: string[];
 }
 
 const CARD_30D = /^v1\/cards\/[^/]+\/30d\.json\.gz$/;
@@ -82,34 +77,40 @@ function hashOf(lines: Iterable<string>): string {
   return h.digest('hex');
 }
 
-/** A bulk file of document `data`, one line per object whose key matches. */
-function documentSpec(name: BulkName, dir: string, entries: ManifestEntry[], pattern: RegExp): BulkSpec {
-  const picked = entries.filter((e) => pattern.test(e.key));
-  return {
-    name,
-    input: hashOf(picked.map((e) => `${e.key} ${e.sha256}`)),
-    count: picked.length,
-    lines: function* () {
-      for (const e of picked) yield dataOf(gunzipSync(readFileSync(join(dir, e.key))).toString('utf8'), e.key) + '\n';
-    },
-  };
+const PATTERNS: Partial<Record<BulkName, RegExp>> = { cards: CARD_30D, figures: FIGURE, oracle: ORACLE };
+
+/** The job of a document bulk file (`cards`, `figures`, `oracle`) from the snapshot's entries (any order; lines go in key order). */
+export function documentJob(name: 'cards' | 'figures' | 'oracle', entries: Iterable<ManifestEntry>): BulkJob {
+  const pattern = PATTERNS[name]!;
+  const picked: ManifestEntry[] = [];
+  for (const e of entries) if (pattern.test(e.key)) picked.push(e);
+  picked.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { name, input: hashOf(picked.map((e) => `${e.key} ${e.sha256}`)), count: picked.length, keys: picked.map((e) => e.key) };
 }
 
-function specsOf(input: BulkInput): BulkSpec[] {
-  const sets = [...input.sets]
+/** The job of `bulk/sets.ndjson.gz`: every set record with its card count, in game/code order. */
+export function setsJob(sets: SetRecord[], perSet: Map<string, number>): BulkJob {
+  const lines = [...sets]
     .sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
-    .map((s) => stableJson({ ...s, cards: input.cardsPerSet.get(`${s.game}/${s.code}`) ?? 0 }) + '\n');
-  const changes = input.changes.map((c) => JSON.stringify(c) + '\n');
-  return [
-    documentSpec('cards', input.dir, input.entries, CARD_30D),
-    documentSpec('figures', input.dir, input.entries, FIGURE),
-    documentSpec('oracle', input.dir, input.entries, ORACLE),
-    { name: 'sets', input: hashOf(sets), count: sets.length, lines: () => sets },
-    { name: 'changes', input: hashOf(changes), count: changes.length, lines: () => changes },
-  ];
+    .map((s) => stableJson({ ...s, cards: perSet.get(`${s.game}/${s.code}`) ?? 0 }) + '\n');
+  return { name: 'sets', input: hashOf(lines), count: lines.length, lines };
 }
 
-async function previousBulk(previousDir: string | null): Promise<Map<string, BulkFile>> {
+/** The job of `bulk/changes.ndjson.gz`: the change list, one entry per line. */
+export function changesJob(changes: ChangeEntry[]): BulkJob {
+  const lines = changes.map((c) => JSON.stringify(c) + '\n');
+  return { name: 'changes', input: hashOf(lines), count: lines.length, lines };
+}
+
+function linesOf(job: BulkJob, dir: string): Iterable<string> {
+  if (job.lines) return job.lines;
+  const keys = job.keys ?? [];
+  return (function* () {
+    for (const key of keys) yield dataOf(gunzipSync(readFileSync(join(dir, key))).toString('utf8'), key) + '\n';
+  })();
+}
+
+export async function previousBulk(previousDir: string | null): Promise<Map<string, BulkFile>> {
   if (previousDir === null) return new Map();
   try {
     const header = await readManifestHeader(join(previousDir, MANIFEST_FILE));
@@ -131,16 +132,25 @@ async function writeGzipLines(path: string, lines: Iterable<string>): Promise<{ 
     size += chunk.length;
   });
   gz.pipe(out);
-  let batch = '';
-  for (const line of lines) {
-    batch += line;
-    if (batch.length >= BATCH_CHARS) {
-      if (!gz.write(batch)) await once(gz, 'drain');
-      batch = '';
+  try {
+    let batch = '';
+    for (const line of lines) {
+      batch += line;
+      if (batch.length >= BATCH_CHARS) {
+        if (!gz.write(batch)) await once(gz, 'drain');
+        batch = '';
+      }
     }
+    gz.end(batch);
+    await once(out, 'finish');
+  } catch (err) {
+    // A line could not be made (an object unreadable): close both streams and leave no partial file.
+    gz.destroy();
+    out.destroy();
+    await once(out, 'close').catch(() => undefined);
+    rmSync(tmp, { force: true });
+    throw err;
   }
-  gz.end(batch);
-  await once(out, 'finish');
   renameSync(tmp, path);
   return { size, sha256: hash.digest('hex') };
 }
@@ -153,26 +163,24 @@ function linkOrCopy(from: string, to: string): void {
   }
 }
 
-export async function writeBulkFiles(input: BulkInput): Promise<BulkFile[]> {
-  mkdirSync(join(input.dir, BULK_DIR), { recursive: true });
-  const before = await previousBulk(input.previousDir);
-  const files: BulkFile[] = [];
-  for (const spec of specsOf(input)) {
-    const file = bulkFileOf(spec.name);
-    const prev = before.get(spec.name);
-    if (prev && prev.input === spec.input && prev.file === file) {
-      try {
-        linkOrCopy(join(input.previousDir!, prev.file), join(input.dir, file));
-        files.push({ ...prev });
-        continue;
-      } catch {
-        // the previous file is gone: build it again below
-      }
+/**
+ * Builds one bulk file into `dir`, or hard-links the previous snapshot's file when its input
+ * fingerprint is the same (equal inputs give equal bytes, so nothing is lost by not rebuilding).
+ */
+export async function buildBulkFile(job: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
+  mkdirSync(join(dir, BULK_DIR), { recursive: true });
+  const file = bulkFileOf(job.name);
+  const prev = previous.get(job.name);
+  if (previousDir !== null && prev && prev.input === job.input && prev.file === file) {
+    try {
+      linkOrCopy(join(previousDir, prev.file), join(dir, file));
+      return { ...prev };
+    } catch {
+      // the previous file is gone: build it again below
     }
-    const { size, sha256 } = await writeGzipLines(join(input.dir, file), spec.lines());
-    files.push({ name: spec.name, file, count: spec.count, size, sha256, input: spec.input });
   }
-  return files;
+  const { size, sha256 } = await writeGzipLines(join(dir, file), linesOf(job, dir));
+  return { name: job.name, file, count: job.count, size, sha256, input: job.input };
 }
 
 /** Cards per `<game>/<code>` (the `cards` field of a set's bulk line). */

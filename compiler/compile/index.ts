@@ -19,7 +19,7 @@ import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord 
 import { figureKey, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { CatalogError } from '../../snapshots/errors.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, type ManifestHeader } from '../../snapshots/manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION, type BulkFile, type ChangeEntry, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { createFsSnapshotWriter } from '../../snapshots/store/fs.js';
 import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
@@ -42,7 +42,8 @@ import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
 import { publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
-import { writeBulkFiles, cardsPerSet } from '../bulk/write-bulk.js';
+import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
+import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
 
 export interface CompileOptions {
@@ -155,26 +156,39 @@ async function compileLocked(
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
-    // The search index builds on its own thread while the aggregates render here.
-    progress.phase('search index', null);
-    const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
+    // The search index and the cards and figures bulk files build on their own threads while the
+    // aggregates render here; the oracle, sets and changes bulk files follow once those exist.
+    const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
+    bulkFiles.submit(documentJob('cards', table.values()));
+    bulkFiles.submit(documentJob('figures', table.values()));
+    let counts: ChangeCounts;
+    let bulk: BulkFile[];
+    let entries: ManifestEntry[];
+    let changes: ChangeEntry[];
     try {
-      progress.phase('aggregate documents', null);
-      const sink = createDocumentSink(writer, table, previous, codeHash);
-      renderAggregates(catalog, summaries, summaries.range, sink, progress);
-      progress.phase('search index finish', null);
-      await search.finish();
+      progress.phase('search index', null);
+      const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
+      try {
+        progress.phase('aggregate documents', null);
+        const sink = createDocumentSink(writer, table, previous, codeHash);
+        renderAggregates(catalog, summaries, summaries.range, sink, progress);
+        progress.phase('search index finish', null);
+        await search.finish();
+      } catch (err) {
+        await search.abort();
+        throw err;
+      }
+      ({ counts, changes } = table.diff());
+      entries = table.sorted();
+      bulkFiles.submit(documentJob('oracle', entries));
+      bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
+      bulkFiles.submit(changesJob(changes));
+      progress.phase('bulk files', null);
+      bulk = await bulkFiles.finish();
     } catch (err) {
-      await search.abort();
+      await bulkFiles.abort();
       throw err;
     }
-
-    const { counts, changes } = table.diff();
-    const entries = table.sorted();
-    progress.phase('bulk files', null);
-    const bulk = await writeBulkFiles({
-      dir: writer.dir, entries, changes, sets: catalog.sets, cardsPerSet: cardsPerSet(catalog.cards.values()), previousDir: previous?.dir ?? null,
-    });
     progress.phase('publish', null);
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,

@@ -39,6 +39,11 @@ export class ObjectTable {
     return this.writtenKeys.map((k) => this.entries.get(k)!);
   }
 
+  /** Every entry so far, in insertion order. */
+  values(): IterableIterator<ManifestEntry> {
+    return this.entries.values();
+  }
+
   sorted(): ManifestEntry[] {
     return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
