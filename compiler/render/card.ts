@@ -17,7 +17,7 @@ import { slugify } from '../../snapshots/ids.js';
 import { RANGES, type CardRecord, type Game, type PriceSeriesRecord, type Range, type SetRecord } from '../../snapshots/records.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
 import { MAX_POINTS, dailyPrices, historyBlock, priceWindow, windowAggregates, type DailyPrices, type HistoryBlock } from './price-history.js';
-import { summarizeDaily } from './price-summary.js';
+import { isSynthetic, summarizeDaily } from './price-summary.js';
 import type { FxLookup } from './types.js';
 
 export interface CardDocument {
@@ -79,8 +79,8 @@ function prepareCard({ card, set, prices, fx }: CardInput): PreparedCard {
     throw new CatalogError('internal', `set ${set.game}/${set.code} given to card ${card.id} of ${card.game}/${card.setCode}`, { cardId: card.id });
   }
   const daily = prices === null ? null : dailyPrices(prices);
-  const summary = daily === null ? null : summarizeDaily(daily);
-  const market = marketBlocks(summary, fx, prices?.synthetic === true);
+  const summary = prices === null || daily === null ? null : summarizeDaily(daily, isSynthetic(prices));
+  const market = marketBlocks(summary, fx);
   const asOf = summary === null ? card.addedAt : summary.lastDate;
   const base: Omit<CardDocument, 'range'> = {
     id: card.id,

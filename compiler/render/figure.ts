@@ -13,7 +13,7 @@ import { CatalogError } from '../../snapshots/errors.js';
 import type { FigureRarity, FigureRecord, FigureSeriesRecord, PriceSeriesRecord } from '../../snapshots/records.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
 import { NO_AGGREGATES, dailyPrices, historyBlock, priceWindow, windowAggregates, type HistoryBlock, type PriceAggregates } from './price-history.js';
-import { summarizeDaily } from './price-summary.js';
+import { isSynthetic, summarizeDaily } from './price-summary.js';
 import type { FxLookup } from './types.js';
 
 /** The figure history follows the card `12mo` range; the 30-day aggregates come apart. */
@@ -49,8 +49,8 @@ export function renderFigure({ figure, series, prices, fx }: FigureInput): Envel
     throw new CatalogError('internal', `series ${series.id} given to figure ${figure.id} of series ${figure.seriesId}`, { figureId: figure.id });
   }
   const daily = prices === null ? null : dailyPrices(prices);
-  const summary = daily === null ? null : summarizeDaily(daily);
-  const market = marketBlocks(summary, fx, prices?.synthetic === true);
+  const summary = prices === null || daily === null ? null : summarizeDaily(daily, isSynthetic(prices));
+  const market = marketBlocks(summary, fx);
   return envelope('figure', summary === null ? figure.addedAt : summary.lastDate, {
     id: figure.id,
     name: figure.name,

@@ -26,11 +26,15 @@ export interface OraclePrinting {
   /** Current USD price of this printing, or null when unpriced. */
   marketCents: number | null;
   priceDate: string | null;
+  /** True when marketCents comes from a series made up for a demo; null when unpriced (as in list summaries). */
+  priceSynthetic: boolean | null;
 }
 
 export interface PricedRef {
   id: string;
   marketCents: number;
+  /** The printing's priceSynthetic: the cheapest or highest price may be a made-up one. */
+  priceSynthetic: boolean;
 }
 
 export interface OracleDocument {
@@ -69,7 +73,7 @@ export function renderOracle({ oracleId, printings }: OracleInput): Envelope<Ora
     if (card.addedAt > latestAdded) latestAdded = card.addedAt;
     if (summary !== null) {
       if (asOf === null || summary.lastDate > asOf) asOf = summary.lastDate;
-      priced.push({ id: card.id, marketCents: summary.lastCents });
+      priced.push({ id: card.id, marketCents: summary.lastCents, priceSynthetic: summary.synthetic });
     }
     return {
       id: card.id,
@@ -81,6 +85,7 @@ export function renderOracle({ oracleId, printings }: OracleInput): Envelope<Ora
       imageUrl: card.imageUrl,
       marketCents: summary === null ? null : summary.lastCents,
       priceDate: summary === null ? null : toTimestamp(summary.lastDate),
+      priceSynthetic: summary === null ? null : summary.synthetic,
     };
   });
 
@@ -105,8 +110,8 @@ function priceAggregates(priced: PricedRef[]): OracleDocument['aggregates'] {
   const highest = byPrice.find((p) => p.marketCents === top) as PricedRef;
   return {
     pricedPrintings: n,
-    cheapest: { id: byPrice[0].id, marketCents: byPrice[0].marketCents },
+    cheapest: { id: byPrice[0].id, marketCents: byPrice[0].marketCents, priceSynthetic: byPrice[0].priceSynthetic },
     medianCents: median,
-    highest: { id: highest.id, marketCents: highest.marketCents },
+    highest: { id: highest.id, marketCents: highest.marketCents, priceSynthetic: highest.priceSynthetic },
   };
 }

@@ -7,7 +7,7 @@
  * @example
  *   marketBlocks(summarizePrices(series), fx)
  *   // { prices: { marketCents: 250, marketCentsEur: 230, ..., priceDate: '2026-11-20T00:00:00.000Z',
- *   //             previousCents: 200, change24hCents: 50, velocity24h: 0.25 },
+ *   //             previousCents: 200, change24hCents: 50, velocity24h: 0.25, synthetic: false },
  *   //   fx: { eur: { rate: 0.92, date: '2026-11-20T00:00:00.000Z', source: 'ecb' }, gbp: null, ... } }
  *   marketBlocks(null, fx)  // { prices: null, fx: null }
  */
@@ -50,7 +50,7 @@ export interface FxBlock {
   aud: FxProvenance | null;
 }
 
-export function marketBlocks(summary: PriceSummary | null, fx: FxLookup, synthetic = false): { prices: MarketPrices | null; fx: FxBlock | null } {
+export function marketBlocks(summary: PriceSummary | null, fx: FxLookup): { prices: MarketPrices | null; fx: FxBlock | null } {
   if (summary === null) return { prices: null, fx: null };
   const eur = fx.quoteOn(summary.lastDate, 'EUR');
   const gbp = fx.quoteOn(summary.lastDate, 'GBP');
@@ -68,7 +68,7 @@ export function marketBlocks(summary: PriceSummary | null, fx: FxLookup, synthet
       previousCents: summary.previousCents,
       change24hCents: summary.previousCents === null ? null : usd - summary.previousCents,
       velocity24h: summary.velocity24h,
-      synthetic,
+      synthetic: summary.synthetic,
     },
     fx: { eur: provenance(eur), gbp: provenance(gbp), cad: provenance(cad), aud: provenance(aud) },
   };

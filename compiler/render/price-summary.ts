@@ -6,7 +6,7 @@
  * @example
  *   summarizePrices({ entity: 'card', id: 'x', start: '2026-11-18', usdCents: [100, 200, 250] })
  *   // { lastDate: '2026-11-20', lastCents: 250, previousCents: 200, velocity24h: 0.25,
- *   //   recentDaily: [null × 27, 100, 200, 250] }
+ *   //   recentDaily: [null × 27, 100, 200, 250], synthetic: false }
  *   summarizePrices({ entity: 'card', id: 'y', start: '2026-11-18', usdCents: [null] })  // null
  */
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
@@ -19,11 +19,19 @@ export const RECENT_DAYS = 30;
 
 export function summarizePrices(series: PriceSeriesRecord): PriceSummary | null {
   const daily = dailyPrices(series);
-  return daily === null ? null : summarizeDaily(daily);
+  return daily === null ? null : summarizeDaily(daily, isSynthetic(series));
 }
 
-/** summarizePrices for a series already parsed (the card renderer parses once for all its work). */
-export function summarizeDaily(daily: DailyPrices): PriceSummary {
+/** Only `synthetic: true` marks a made-up series; omitted, null or false means observed (docs/source-format.md). */
+export function isSynthetic(series: PriceSeriesRecord): boolean {
+  return series.synthetic === true;
+}
+
+/**
+ * summarizePrices for a series already parsed (the card renderer parses once for all its work);
+ * `synthetic` is `isSynthetic(series)` of the series it was parsed from.
+ */
+export function summarizeDaily(daily: DailyPrices, synthetic: boolean): PriceSummary {
   const { values, lastIndex, startDay } = daily;
   const lastCents = values[lastIndex] as number;
   const previousCents = lastIndex > 0 ? values[lastIndex - 1] : null;
@@ -38,6 +46,7 @@ export function summarizeDaily(daily: DailyPrices): PriceSummary {
     previousCents,
     velocity24h: velocity(lastCents, previousCents),
     recentDaily,
+    synthetic,
   };
 }
 

@@ -2,6 +2,10 @@
  * The summary shapes a card or figure takes inside every list and feed, and the lookups the
  * renderers share.
  *
+ * Price fields are flat (`marketCents`, `priceDate`, `priceSynthetic`) rather than a `prices`
+ * object like the card document's, so a list item stays one level deep; `priceSynthetic` is the
+ * document's `prices.synthetic` and, like its two siblings, null when the entry has no price.
+ *
  * Input choice: prices are two maps, one per entity type (`prices.card`, `prices.figure`), keyed by
  * the entity id, so `prices[item.entity].get(item.id)` works without building `card:<id>` strings
  * for a million entries. Sets are keyed by `setMapKey(game, code)` because a set code is unique
@@ -25,6 +29,8 @@ export interface CardSummary {
   imageUrl: string | null;
   marketCents: number | null;
   priceDate: string | null;
+  /** True when marketCents comes from a series made up for a demo; null when unpriced. */
+  priceSynthetic: boolean | null;
 }
 
 export interface FigureSummary {
@@ -36,6 +42,8 @@ export interface FigureSummary {
   imageUrl: string | null;
   marketCents: number | null;
   priceDate: string | null;
+  /** True when marketCents comes from a series made up for a demo; null when unpriced. */
+  priceSynthetic: boolean | null;
 }
 
 export type EntitySummary = CardSummary | FigureSummary;
@@ -86,6 +94,7 @@ export function cardSummary(card: CardRecord, set: SetRecord | null | undefined,
     imageUrl: card.imageUrl,
     marketCents: price?.lastCents ?? null,
     priceDate: price ? toTimestamp(price.lastDate) : null,
+    priceSynthetic: price ? price.synthetic : null,
   };
 }
 
@@ -101,6 +110,7 @@ export function figureSummary(
     imageUrl: figure.imageUrl,
     marketCents: price?.lastCents ?? null,
     priceDate: price ? toTimestamp(price.lastDate) : null,
+    priceSynthetic: price ? price.synthetic : null,
   };
 }
 

@@ -16,6 +16,12 @@ export interface PriceSummary {
   velocity24h: number | null;
   /** The last 30 days ending at lastDate, oldest first, null for days without a price (sparklines). */
   recentDaily: (number | null)[];
+  /**
+   * True when the series was made up for a demo (`catalog import --synthetic-prices`), not observed.
+   * Kept here so every list item built from this summary can say so too, not only the card or
+   * figure document rendered while the whole series was at hand.
+   */
+  synthetic: boolean;
 }
 
 /** One alternate-currency conversion with its provenance (API.md §2.2). */

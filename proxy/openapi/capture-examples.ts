@@ -2,14 +2,17 @@
  * Captures the document's examples: real answers of the real app (createApp over a throwaway
  * SQLite state file) for a compiled snapshot root, one per operation and one per error status.
  * Used by `npm run openapi` to write examples.json and by the test that checks the committed file
- * still equals a fresh capture.
+ * still equals a fresh capture. The root holds the example catalog compiled twice with one price
+ * changed in between (example-price-change.ts), so the changes example runs `since` the previous
+ * snapshot and lists real keys.
  *
  * The clock is fixed, so timestamps and Retry-After are the same on every run. What is random by
  * design (request ids, minted keys and their IDs, snapshot ids in audit rows, measured durations)
  * is replaced with fixed values by `stabilize`, so the document does not change from run to run.
- * The snapshot is compiled at a real time, so its id, its creation time and the manifest's SHA-256
- * (the manifest names the id) differ per compile too: `pinSnapshot` replaces them, and re-signs the
- * signature example over the replaced values with the example key, so it still verifies.
+ * The snapshots are compiled at a real time, so their ids, the current one's creation time and the
+ * manifest's SHA-256 (the manifest names both ids) differ per compile too: `pinSnapshot` replaces
+ * them, and re-signs the signature example over the replaced values with the example key, so it
+ * still verifies.
  */
 import { createHash, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +36,8 @@ import { catalogRoutes } from './routes-catalog.js';
 export const EXAMPLE_CLOCK_MS = Date.parse('2026-11-20T10:00:30.000Z');
 const EXAMPLE_REQUEST_ID = '2b7809ee-a149-4ec0-a969-f18cd4a7e5af';
 const EXAMPLE_SNAPSHOT_ID = '20261120T020000Z-0c1a2b3d';
+/** Stands for the first compile of the example catalog (the current snapshot's `previous`). */
+const EXAMPLE_PREVIOUS_SNAPSHOT_ID = '20261119T020000Z-5e6f7a8b';
 const EXAMPLE_KEY_IDS = ['Ab12Cd34', 'Ef56Gh78', 'Ij90Kl12', 'Mn34Op56'];
 /** Stands for the manifest's SHA-256, which names the snapshot id and so differs per compile. */
 const EXAMPLE_MANIFEST_SHA256 = createHash('sha256').update('example manifest').digest('hex');
@@ -118,7 +123,8 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     for (const route of catalogRoutes()) operations[route.operationId] = expect(await h.call('GET', route.example, partner), 200);
     const snapshot = expect(await h.call('GET', '/v1/snapshot', partner), 200);
     operations.getSnapshot = snapshot;
-    const { snapshotId, manifest } = (snapshot.body as { data: { snapshotId: string; manifest: { sha256: string } } }).data;
+    const { snapshotId, previous, manifest } = (snapshot.body as { data: { snapshotId: string; previous: string | null; manifest: { sha256: string } } }).data;
+    if (previous === null) throw new Error(`the example snapshot root ${snapshotRoot} holds one compile: compile the example catalog twice (scripts/openapi.mjs)`);
     const fullManifest = expect(await h.call('GET', '/v1/snapshot/manifest', partner), 200);
     const lines = (fullManifest.body as string).split('\n').filter((l) => l.length > 0);
     operations.getSnapshotManifest = {
@@ -127,7 +133,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
       body: `${lines.slice(0, MANIFEST_EXAMPLE_LINES).join('\n')}\n`,
     };
     operations.getSnapshotSignature = expect(await h.call('GET', '/v1/snapshot/signature', partner), 200);
-    operations.getSnapshotChanges = expect(await h.call('GET', `/v1/snapshot/changes?since=${snapshotId}`, partner), 200);
+    operations.getSnapshotChanges = expect(await h.call('GET', `/v1/snapshot/changes?since=${previous}`, partner), 200);
     operations.getPublicKey = expect(await h.call('GET', '/v1/snapshot/public-key', partner), 200);
     operations.listBulkFiles = expect(await h.call('GET', '/v1/bulk', partner), 200);
     operations.getHealth = expect(await h.call('GET', '/healthz'), 200);
@@ -154,7 +160,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.rotateKey = rotate;
     operations.revokeKey = expect(await h.call('DELETE', `/v1/admin/b2b-keys/${(rotate.body as { keyId: string }).keyId}`, internal), 200);
 
-    const pinned = pinSnapshot({ catalog: { ...EXAMPLE_CATALOG }, operations, errors }, snapshotId, manifest.sha256);
+    const pinned = pinSnapshot({ catalog: structuredClone(EXAMPLE_CATALOG), operations, errors }, snapshotId, previous, manifest.sha256);
     const signature = pinned.operations.getSnapshotSignature.body as ManifestSignature;
     signature.signature = signManifest(signing.privateKey, signature).signature;
     return stabilize(pinned);
@@ -166,10 +172,15 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
   }
 }
 
-/** Replaces the snapshot's id, creation time and manifest hash, wherever they occur (see the header comment). */
-function pinSnapshot(examples: OpenApiExamples, snapshotId: string, manifestSha256: string): OpenApiExamples {
+/**
+ * Replaces the ids of both snapshots, the current one's creation time and the manifest hash,
+ * wherever they occur (see the header comment). The previous snapshot's creation time appears
+ * nowhere, and may equal the current one's when both compiles ran within a second.
+ */
+function pinSnapshot(examples: OpenApiExamples, snapshotId: string, previousId: string, manifestSha256: string): OpenApiExamples {
   const text = JSON.stringify(examples)
     .replaceAll(snapshotId, EXAMPLE_SNAPSHOT_ID)
+    .replaceAll(previousId, EXAMPLE_PREVIOUS_SNAPSHOT_ID)
     .replaceAll(createdAtOf(snapshotId), createdAtOf(EXAMPLE_SNAPSHOT_ID))
     .replaceAll(manifestSha256, EXAMPLE_MANIFEST_SHA256);
   return JSON.parse(text) as OpenApiExamples;

@@ -4,7 +4,7 @@
  * output types (compiler/render/); the tests validate real compiled documents against them.
  */
 import { FIGURE_RARITIES, GAMES, RANGES } from '../../snapshots/records.js';
-import { arrayOf, cents, closed, int, nullable, num, oneOfValues, ref, str, timestamp, type Schema } from './schema-kit.js';
+import { arrayOf, bool, cents, closed, int, nullable, num, oneOfValues, ref, str, timestamp, type Schema } from './schema-kit.js';
 
 const RESOLUTIONS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 const nullableCents = (description: string) => nullable(cents(description));
@@ -94,8 +94,13 @@ export function documentSchemas(): Record<string, Schema> {
       imageUrl: nullable(str()),
       marketCents: nullableCents('Current USD price of the printing.'),
       priceDate: nullable(ref('Timestamp')),
+      priceSynthetic: nullable(bool('True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price.')),
     }),
-    PricedRef: closed({ id: str(), marketCents: cents() }),
+    PricedRef: closed({
+      id: str(),
+      marketCents: cents(),
+      priceSynthetic: bool('True when marketCents comes from a price history generated for a demo, false when observed.'),
+    }),
     Oracle: closed({
       id: str(),
       name: str('Name of the most recent printing.'),

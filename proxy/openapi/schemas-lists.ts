@@ -4,9 +4,14 @@
  * property maps are spread into flat closed objects so a generated client sees plain types.
  */
 import { ACTIVITY_TYPES, FIGURE_RARITIES } from '../../snapshots/records.js';
-import { arrayOf, cents, closed, int, nullable, num, oneOfValues, ref, str, timestamp, type Schema } from './schema-kit.js';
+import { arrayOf, bool, cents, closed, int, nullable, num, oneOfValues, ref, str, timestamp, type Schema } from './schema-kit.js';
 
 const SEARCH_MATCHES = ['exact', 'nameStart', 'nameWords', 'nameStartPrefix', 'namePrefix', 'anyField'] as const;
+
+/** The document's `prices.synthetic`, flat beside marketCents and priceDate and, like them, null without a price. */
+const priceSynthetic = (): Schema => nullable(bool(
+  'True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price.',
+));
 
 const cardSummary = (): Record<string, Schema> => ({
   entity: { const: 'card' },
@@ -20,6 +25,7 @@ const cardSummary = (): Record<string, Schema> => ({
   imageUrl: nullable(str()),
   marketCents: nullable(cents('Last known USD price.')),
   priceDate: nullable(ref('Timestamp')),
+  priceSynthetic: priceSynthetic(),
 });
 
 const figureSummary = (): Record<string, Schema> => ({
@@ -31,6 +37,7 @@ const figureSummary = (): Record<string, Schema> => ({
   imageUrl: nullable(str()),
   marketCents: nullable(cents('Last known USD price.')),
   priceDate: nullable(ref('Timestamp')),
+  priceSynthetic: priceSynthetic(),
 });
 
 /** A card variant and a figure variant of a feed item, plus the oneOf of both. */

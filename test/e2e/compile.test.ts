@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runCli, startCli, tempDir } from '../helpers/cli.js';
+import Database from 'better-sqlite3';
+import { SEARCH_DB_FILE, setPageKey } from '../../snapshots/keys.js';
 import { currentId, manifestEntries, manifestHeader, readDoc } from '../helpers/snapshot-files.js';
 
 let catalog: string;
@@ -97,6 +99,41 @@ describe('catalog compile', () => {
     expect(cardChanges).toHaveLength(5);
     expect(changes.every((c) => c.change === 'changed')).toBe(true);
     expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.marketCents).toBe(rec.usdCents[rec.usdCents.length - 1]);
+  });
+
+  it('when a price series is marked synthetic then its card document, set page item and search result say so, and an observed one does not', async () => {
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
+    const cardLines = lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"entity":"card"'));
+    const [madeUpIdx, observedIdx] = [cardLines[0][1], cardLines[1][1]];
+    const madeUp = { ...JSON.parse(lines[madeUpIdx]), synthetic: true };
+    const observed = JSON.parse(lines[observedIdx]);
+    lines[madeUpIdx] = JSON.stringify(madeUp);
+    writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+    const root = tempDir();
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    const cards = new Map(readFileSync(join(cat, 'cards.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((c) => [c.id, c]));
+    const setItem = (id: string) => {
+      const c = cards.get(id);
+      for (let page = 1; ; page++) {
+        const doc = readDoc(root, setPageKey(c.game, c.setCode, page));
+        const item = doc.data.find((i: { id: string }) => i.id === id);
+        if (item || !doc.page.hasMore) return item;
+      }
+    };
+    const search = new Database(join(root, currentId(root)!, SEARCH_DB_FILE), { readonly: true });
+    const searchItem = (id: string) => JSON.parse((search.prepare("SELECT summary FROM search_entries WHERE kind = 'card' AND id = ?").get(id) as { summary: string }).summary);
+    try {
+      for (const [rec, synthetic] of [[madeUp, true], [observed, false]] as const) {
+        expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.synthetic, rec.id).toBe(synthetic);
+        expect(setItem(rec.id), rec.id).toMatchObject({ id: rec.id, priceSynthetic: synthetic });
+        expect(searchItem(rec.id), rec.id).toMatchObject({ id: rec.id, priceSynthetic: synthetic });
+      }
+    } finally {
+      search.close();
+    }
   });
 
   it('when a record is broken then the compile names file and line, exits non-zero and publishes nothing', async () => {

@@ -5,9 +5,10 @@
  * document with Ajv (JSON Schema 2020-12). The last test checks every documented (operation,
  * status) pair was seen, so documenting a status the code never sends fails too.
  *
- * The snapshot root holds two snapshots: the example catalog compiled signed, then compiled again
- * unsigned (the current one), so the signature route has a 200 (pinned to the first) and a 404, and
- * the changes route a real `since`.
+ * The snapshot root holds three snapshots: the example catalog compiled signed, compiled signed again
+ * after its one price change (compileExampleCatalog), then compiled unsigned (the current one), so
+ * the signature route has a 200 (pinned to the second) and a 404, and the changes route a real
+ * `since`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../proxy/app.js';

@@ -3,7 +3,7 @@ import { renderDiscoverBinders } from '../../../compiler/render/discover-binders
 import { renderDiscoverSets } from '../../../compiler/render/discover-sets.js';
 import { renderDiscoverSparklines, SPARKLINE_COUNT } from '../../../compiler/render/discover-sparklines.js';
 import { renderDiscoverUsers } from '../../../compiler/render/discover-users.js';
-import { binder, card, figure, indexOf, price, series, set, user } from './fixtures.js';
+import { binder, card, figure, indexOf, price, series, set, syntheticPrice, user } from './fixtures.js';
 import { sampleCatalog } from './sample-catalog.js';
 
 describe('renderDiscoverSets', () => {
@@ -46,6 +46,18 @@ describe('renderDiscoverBinders', () => {
     expect(alice).toMatchObject({ name: 'Alice Binder', owner: { handle: 'alice', displayName: 'Alice A' }, itemCount: 6, updatedAt: '2026-11-02T00:00:00.000Z' });
     expect(alice.preview.map((p) => `${p.entity}:${p.id}`)).toEqual(['card:lea-1', 'figure:f-b', 'card:base1-4', 'card:lea-2']);
     expect(alice.preview[0]).toMatchObject({ marketCents: 25000, set: { code: 'lea', name: 'Limited Edition Alpha' } });
+    // lea-2 has no price.
+    expect(alice.preview.map((p) => p.priceSynthetic)).toEqual([false, false, false, null]);
+  });
+
+  it('when a previewed entry\'s price was made up for a demo then the preview says priceSynthetic: true', () => {
+    const index = indexOf({
+      sets: [set()], cards: [card('made-up'), card('observed')], series: [series('s')], figures: [figure('fig', 's')],
+      cardPrices: [['made-up', syntheticPrice(100, 90)], ['observed', price(100, 90)]], figurePrices: [['fig', syntheticPrice(300, 200)]],
+    });
+    const items = [{ entity: 'card' as const, id: 'observed' }, { entity: 'card' as const, id: 'made-up' }, { entity: 'figure' as const, id: 'fig' }];
+    const [page] = renderDiscoverBinders([user('u')], [binder('b', 'u', { items })], index).pages;
+    expect(page.data[0].preview.map((p) => [p.id, p.priceSynthetic])).toEqual([['observed', false], ['made-up', true], ['fig', true]]);
   });
 });
 
@@ -66,6 +78,19 @@ describe('renderDiscoverSparklines', () => {
     expect(items[0].points).toHaveLength(30);
     expect(items[0].points.slice(-2)).toEqual([90, 100]);
     expect(feed.pages[0].asOf).toBe('2026-11-21T00:00:00.000Z');
+  });
+
+  it('when a series was made up for a demo then its sparkline says priceSynthetic: true, an observed one false', () => {
+    const index = indexOf({
+      sets: [set()],
+      cards: [card('made-up', { watchers: 9 }), card('observed', { watchers: 8 })],
+      series: [series('s')],
+      figures: [figure('fig', 's', { watchers: 7 })],
+      cardPrices: [['made-up', syntheticPrice(100, 90)], ['observed', price(100, 90)]],
+      figurePrices: [['fig', syntheticPrice(500, 400)]],
+    });
+    const items = renderDiscoverSparklines(index).pages[0].data;
+    expect(items.map((i) => [i.id, i.priceSynthetic])).toEqual([['made-up', true], ['observed', false], ['fig', true]]);
   });
 
   it('when more than SPARKLINE_COUNT entries are priced then only the top ones are kept', () => {

@@ -26,13 +26,18 @@ export function figure(id: string, seriesId: string, o: Partial<FigureRecord> = 
   };
 }
 
-/** A price summary whose last price is `lastCents` on `lastDate`, with the day before at `previousCents`. */
+/** A price summary whose last price is `lastCents` on `lastDate`, with the day before at `previousCents` (an observed series). */
 export function price(lastCents: number, previousCents: number | null, lastDate = '2026-11-20'): PriceSummary {
   const velocity = previousCents === null || previousCents === 0 ? null : Math.round(((lastCents - previousCents) / previousCents) * 1e4) / 1e4;
   const recentDaily: (number | null)[] = Array.from({ length: 30 }, () => null);
   recentDaily[29] = lastCents;
   recentDaily[28] = previousCents;
-  return { lastDate, lastCents, previousCents, velocity24h: velocity, recentDaily };
+  return { lastDate, lastCents, previousCents, velocity24h: velocity, recentDaily, synthetic: false };
+}
+
+/** `price(...)` of a series made up for a demo (`catalog import --synthetic-prices`). */
+export function syntheticPrice(lastCents: number, previousCents: number | null, lastDate = '2026-11-20'): PriceSummary {
+  return { ...price(lastCents, previousCents, lastDate), synthetic: true };
 }
 
 export function user(id: string, o: Partial<UserRecord> = {}): UserRecord {

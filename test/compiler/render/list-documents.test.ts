@@ -68,6 +68,34 @@ describe('list and aggregate documents', () => {
     }
   });
 
+  it('when an item carries a price then it says priceSynthetic: null exactly when unpriced, true only for a made-up series', () => {
+    // In the sample catalog only tfc-1's series is synthetic; every other priced entry is observed.
+    let priced = 0;
+    let madeUp = 0;
+    for (const [name, doc] of docs) {
+      // Every object under data, the items themselves included (visit only reports keyed values).
+      const objects: object[] = [];
+      visit({ data: doc.data }, (_key, v) => {
+        if (Array.isArray(v)) for (const x of v) if (x !== null && typeof x === 'object' && !Array.isArray(x)) objects.push(x);
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) objects.push(v);
+      });
+      for (const v of objects) {
+        if (!('marketCents' in v)) continue;
+        const item = v as { id?: string; marketCents: number | null; priceSynthetic?: boolean | null };
+        expect(item, `${name}: ${String(item.id)} has marketCents but no priceSynthetic`).toHaveProperty('priceSynthetic');
+        if (item.marketCents === null) expect(item.priceSynthetic, name).toBeNull();
+        else {
+          priced++;
+          expect(item.priceSynthetic, `${name}: ${String(item.id)}`).toBe(item.id === 'tfc-1');
+          if (item.priceSynthetic) madeUp++;
+        }
+      }
+    }
+    // Both kinds were seen, so the check above could fail either way.
+    expect(priced).toBeGreaterThan(madeUp);
+    expect(madeUp).toBeGreaterThan(0);
+  });
+
   it('when money appears then it is integer cents', () => {
     for (const [name, doc] of docs) {
       visit(doc.data, (key, v) => {

@@ -16,15 +16,15 @@ const sets: Record<string, SetRecord> = {
   sld: { game: 'mtg', code: 'sld', name: 'Secret Lair Drop', releasedAt: '2020-07-03', series: null, printedTotal: null },
 };
 
-const summary = (lastCents: number, lastDate = '2026-11-20'): PriceSummary => ({
-  lastDate, lastCents, previousCents: null, velocity24h: null, recentDaily: [],
+const summary = (lastCents: number, lastDate = '2026-11-20', synthetic = false): PriceSummary => ({
+  lastDate, lastCents, previousCents: null, velocity24h: null, recentDaily: [], synthetic,
 });
 
-function printing(id: string, setCode: string, price: number | null, extra: { name?: string; addedAt?: string; lastDate?: string } = {}) {
+function printing(id: string, setCode: string, price: number | null, extra: { name?: string; addedAt?: string; lastDate?: string; synthetic?: boolean } = {}) {
   return {
     card: card({ id, setCode, name: extra.name ?? 'Lightning Bolt', addedAt: extra.addedAt ?? '2020-06-20', oracleId: ORACLE }),
     set: sets[setCode],
-    summary: price === null ? null : summary(price, extra.lastDate),
+    summary: price === null ? null : summary(price, extra.lastDate, extra.synthetic),
   };
 }
 
@@ -43,9 +43,18 @@ describe('oracle document', () => {
       id: 'lea-161', name: 'Lightning Bolt (old wording)', set: { code: 'lea', name: 'Limited Edition Alpha', releasedAt: ts('1993-08-05') },
       number: '162', rarity: 'uncommon', artist: 'Christopher Rush',
       imageUrl: 'https://cards.scryfall.io/large/front/e/3/e3285e6b-3e79-4d7c-bf96-d920f973b122.jpg',
-      marketCents: 45_000, priceDate: ts('2026-11-20'),
+      marketCents: 45_000, priceDate: ts('2026-11-20'), priceSynthetic: false,
     });
-    expect(doc.data.printings[1]).toMatchObject({ id: 'm10-146', marketCents: null, priceDate: null });
+    expect(doc.data.printings[1]).toMatchObject({ id: 'm10-146', marketCents: null, priceDate: null, priceSynthetic: null });
+  });
+
+  it('when a printing\'s price was made up for a demo then the printing and the aggregate naming it say priceSynthetic: true', () => {
+    const doc = renderOracle({ oracleId: ORACLE, printings: [
+      printing('made-up', 'm21', 100, { synthetic: true }), printing('observed', 'm10', 300), printing('unpriced', 'lea', null),
+    ] });
+    expect(doc.data.printings.map((p) => [p.id, p.priceSynthetic])).toEqual([['unpriced', null], ['observed', false], ['made-up', true]]);
+    expect(doc.data.aggregates.cheapest).toEqual({ id: 'made-up', marketCents: 100, priceSynthetic: true });
+    expect(doc.data.aggregates.highest).toEqual({ id: 'observed', marketCents: 300, priceSynthetic: false });
   });
 
   it('median of an odd count is the middle price; cheapest and highest name their printing', () => {
@@ -53,7 +62,7 @@ describe('oracle document', () => {
       printing('a', 'm21', 300), printing('b', 'm21', 100), printing('c', 'm21', 200), printing('d', 'm10', null),
     ] });
     expect(doc.data.aggregates).toEqual({
-      pricedPrintings: 3, cheapest: { id: 'b', marketCents: 100 }, medianCents: 200, highest: { id: 'a', marketCents: 300 },
+      pricedPrintings: 3, cheapest: { id: 'b', marketCents: 100, priceSynthetic: false }, medianCents: 200, highest: { id: 'a', marketCents: 300, priceSynthetic: false },
     });
   });
 
@@ -71,8 +80,8 @@ describe('oracle document', () => {
     const doc = renderOracle({ oracleId: ORACLE, printings: [
       printing('z', 'm21', 100), printing('y', 'm21', 500), printing('a', 'm21', 100), printing('b', 'm21', 500),
     ] });
-    expect(doc.data.aggregates.cheapest).toEqual({ id: 'a', marketCents: 100 });
-    expect(doc.data.aggregates.highest).toEqual({ id: 'b', marketCents: 500 });
+    expect(doc.data.aggregates.cheapest).toEqual({ id: 'a', marketCents: 100, priceSynthetic: false });
+    expect(doc.data.aggregates.highest).toEqual({ id: 'b', marketCents: 500, priceSynthetic: false });
   });
 
   it('asOf is the latest price date among printings, else the latest addedAt', () => {

@@ -3,7 +3,7 @@ import { groupArtists, renderArtistPages } from '../../../compiler/render/artist
 import { renderSeriesPages } from '../../../compiler/render/series-pages.js';
 import { renderShowcases } from '../../../compiler/render/showcase.js';
 import { extendPriceRange, renderCatalogSummary } from '../../../compiler/render/summary.js';
-import { card, figure, indexOf, price, series, set } from './fixtures.js';
+import { card, figure, indexOf, price, series, set, syntheticPrice } from './fixtures.js';
 import { sampleCatalog } from './sample-catalog.js';
 
 describe('groupArtists and renderArtistPages', () => {
@@ -24,6 +24,8 @@ describe('groupArtists and renderArtistPages', () => {
     const [page] = renderArtistPages('rebecca-guay', group.name, group.cards.map((k) => ({ card: k, summary: index.prices.card.get(k.id) ?? null })), index.sets);
     expect(page.kind).toBe('artist');
     expect(page.data.map((i) => [i.id, i.game, i.set.name])).toEqual([['tfc-1', 'lorcana', 'The First Chapter'], ['lea-1', 'mtg', 'Limited Edition Alpha']]);
+    // tfc-1's series was made up for a demo, lea-1's observed.
+    expect(page.data.map((i) => [i.id, i.priceSynthetic])).toEqual([['tfc-1', true], ['lea-1', false]]);
   });
 });
 
@@ -38,8 +40,17 @@ describe('renderSeriesPages', () => {
     expect(page.data.map((f) => f.id)).toEqual(['x1', 'x2', 'y', 'w', 'z']);
     expect(page.data[3]).toEqual({
       entity: 'figure', id: 'w', name: 'Alpha', rarity: 'rare', series: { id: 's', name: 'Series s' }, imageUrl: null,
-      marketCents: 999, priceDate: '2026-11-20T00:00:00.000Z',
+      marketCents: 999, priceDate: '2026-11-20T00:00:00.000Z', priceSynthetic: false,
     });
+  });
+
+  it('when a figure\'s price series was made up for a demo then its item says priceSynthetic: true, observed false, unpriced null', () => {
+    const [page] = renderSeriesPages(series('s'), [
+      { figure: figure('a', 's'), summary: syntheticPrice(700, 650) },
+      { figure: figure('b', 's'), summary: price(700, 650) },
+      { figure: figure('c', 's'), summary: null },
+    ]);
+    expect(page.data.map((f) => [f.id, f.marketCents, f.priceSynthetic])).toEqual([['a', 700, true], ['b', 700, false], ['c', null, null]]);
   });
 });
 
@@ -56,6 +67,8 @@ describe('renderShowcases', () => {
     const [page] = docs.binders.pages;
     expect(page.kind).toBe('showcaseBinders');
     expect(page.data[0].items.map((i) => i.id)).toEqual(['lea-1', 'f-b', 'base1-4', 'lea-2', 'tfc-1']);
+    // lea-2 has no price; tfc-1's series was made up for a demo.
+    expect(page.data[0].items.map((i) => i.priceSynthetic)).toEqual([false, false, false, null, true]);
   });
 });
 

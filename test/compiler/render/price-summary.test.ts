@@ -35,6 +35,14 @@ describe('summarizePrices', () => {
     expect(long?.recentDaily).toEqual(Array.from({ length: 30 }, (_, i) => i + 10));
   });
 
+  it('when the series is marked synthetic: true then the summary says synthetic; unmarked, null or false is observed', () => {
+    const made = series('card', 'c', '2026-11-19', [100, 110]);
+    expect(summarizePrices({ ...made, synthetic: true })?.synthetic).toBe(true);
+    expect(summarizePrices({ ...made, synthetic: false })?.synthetic).toBe(false);
+    expect(summarizePrices({ ...made, synthetic: null })?.synthetic).toBe(false);
+    expect(summarizePrices(made)?.synthetic).toBe(false);
+  });
+
   it('a series without any price has no summary', () => {
     expect(summarize('2026-11-18', [null, null])).toBeNull();
     expect(summarize('2026-11-18', [])).toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEED_DEPTH } from '../../../snapshots/keys.js';
 import { renderRecent } from '../../../compiler/render/recent.js';
-import { card, figure, indexOf, price, series, set } from './fixtures.js';
+import { card, figure, indexOf, price, series, set, syntheticPrice } from './fixtures.js';
 
 describe('renderRecent', () => {
   it('when entries were added on different days then newest come first, ties by id, with addedAt as a timestamp', () => {
@@ -22,6 +22,21 @@ describe('renderRecent', () => {
     const mtg = lists.find((l) => l.family.kind === 'recent' && l.family.game === 'mtg')!.pages[0];
     expect(mtg.data.map((i) => i.id)).toEqual(['a', 'b', 'old']);
     expect(mtg.kind).toBe('recent');
+  });
+
+  it('when an entry\'s price was made up for a demo then it says priceSynthetic: true; observed false; unpriced null', () => {
+    const index = indexOf({
+      sets: [set()],
+      cards: [card('made-up', { addedAt: '2026-03-03' }), card('observed', { addedAt: '2026-03-02' }), card('unpriced', { addedAt: '2026-03-01' })],
+      series: [series('s1')],
+      figures: [figure('fig', 's1', { addedAt: '2026-03-04' })],
+      cardPrices: [['made-up', syntheticPrice(500, 400)], ['observed', price(500, 400)]],
+      figurePrices: [['fig', syntheticPrice(900, 800)]],
+    });
+    const all = renderRecent(index).find((l) => l.family.kind === 'recent' && l.family.game === 'all')!.pages[0];
+    expect(all.data.map((i) => [i.id, i.marketCents, i.priceSynthetic])).toEqual([
+      ['fig', 900, true], ['made-up', 500, true], ['observed', 500, false], ['unpriced', null, null],
+    ]);
   });
 
   it('when more than FEED_DEPTH cards exist then the feed keeps the newest FEED_DEPTH', () => {

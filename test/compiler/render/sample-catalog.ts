@@ -16,7 +16,7 @@ import { renderAllShowcases } from '../../../compiler/render/showcase.js';
 import { renderCatalogSummary, type PriceRange } from '../../../compiler/render/summary.js';
 import { renderTrending } from '../../../compiler/render/trending.js';
 import type { CatalogIndex } from '../../../compiler/render/summaries.js';
-import { binder, card, event, figure, indexOf, price, series, set, shuffled, user, type IndexInput } from './fixtures.js';
+import { binder, card, event, figure, indexOf, price, series, set, shuffled, syntheticPrice, user, type IndexInput } from './fixtures.js';
 
 export interface SampleCatalog {
   input: IndexInput;
@@ -55,7 +55,7 @@ export function sampleCatalog(): SampleCatalog {
   ];
   const input: IndexInput = {
     sets, cards, series: figureSeries, figures,
-    cardPrices: [['lea-1', price(25000, 20000)], ['lea-10', price(150, 149)], ['base1-4', price(30000, 31000, '2026-11-19')], ['tfc-1', price(50, 10)]],
+    cardPrices: [['lea-1', price(25000, 20000)], ['lea-10', price(150, 149)], ['base1-4', price(30000, 31000, '2026-11-19')], ['tfc-1', syntheticPrice(50, 10)]],
     figurePrices: [['f-b', price(4000, 2000)]],
   };
   const users = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareNatural } from '../../../compiler/render/order.js';
 import { renderSetPages } from '../../../compiler/render/set-pages.js';
-import { card, price, set, shuffled } from './fixtures.js';
+import { card, price, set, shuffled, syntheticPrice } from './fixtures.js';
 
 describe('natural collector-number order', () => {
   it('when numbers have digits and suffixes then "2" < "10" < "10a" < "11"', () => {
@@ -47,11 +47,21 @@ describe('renderSetPages', () => {
     expect(page.data[0]).toEqual({
       entity: 'card', id: 'a', game: 'mtg', name: 'Card a', number: '1', rarity: 'common', set: { code: 'lea', name: 'Limited Edition Alpha' },
       artist: 'Rebecca Guay', imageUrl: 'https://img.example/a.jpg', marketCents: 1234, priceDate: '2026-11-19T00:00:00.000Z',
+      priceSynthetic: false,
     });
-    expect(page.data[1]).toMatchObject({ artist: null, imageUrl: null, marketCents: null, priceDate: null });
+    expect(page.data[1]).toMatchObject({ artist: null, imageUrl: null, marketCents: null, priceDate: null, priceSynthetic: null });
     expect(Object.keys(page.data[1]).sort()).toEqual(Object.keys(page.data[0]).sort());
     // asOf: the latest price date (later than every addedAt and the release).
     expect(page.asOf).toBe('2026-11-19T00:00:00.000Z');
+  });
+
+  it('when a price series was made up for a demo then its item says priceSynthetic: true, an observed one false, an unpriced one null', () => {
+    const [page] = renderSetPages(lea, [
+      { card: card('made-up', { number: '1' }), summary: syntheticPrice(500, 480) },
+      { card: card('observed', { number: '2' }), summary: price(500, 480) },
+      { card: card('unpriced', { number: '3' }), summary: null },
+    ]);
+    expect(page.data.map((c) => [c.id, c.marketCents, c.priceSynthetic])).toEqual([['made-up', 500, true], ['observed', 500, false], ['unpriced', null, null]]);
   });
 
   it('when 250 cards are rendered in any input order then the pages are identical', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEED_DEPTH } from '../../../snapshots/keys.js';
 import { PRICE_FLOOR_CENTS, renderTrending } from '../../../compiler/render/trending.js';
-import { card, figure, indexOf, price, series, set } from './fixtures.js';
+import { card, figure, indexOf, price, series, set, syntheticPrice } from './fixtures.js';
 
 const feedOf = (lists: ReturnType<typeof renderTrending>, game: string) => lists.find((l) => l.family.kind === 'trending' && l.family.game === game)!;
 
@@ -51,6 +51,21 @@ describe('renderTrending', () => {
     expect(all.data.map((i) => `${i.entity}:${i.id}`)).toEqual(['figure:f1', 'card:p1', 'card:m1']);
     expect(all.asOf).toBe('2026-11-21T00:00:00.000Z');
     expect(all.data[0]).toMatchObject({ entity: 'figure', series: { id: 's1', name: 'Series s1' }, velocity24h: 0.3 });
+  });
+
+  it('when a moving price was made up for a demo then its item says priceSynthetic: true, an observed one false', () => {
+    const index = indexOf({
+      sets: [set()],
+      cards: [card('made-up'), card('observed')],
+      series: [series('s1')],
+      figures: [figure('made-up-fig', 's1')],
+      cardPrices: [['made-up', syntheticPrice(300, 100)], ['observed', price(200, 100)]],
+      figurePrices: [['made-up-fig', syntheticPrice(150, 100)]],
+    });
+    const all = feedOf(renderTrending(index), 'all').pages[0].data;
+    expect(all.map((i) => [`${i.entity}:${i.id}`, i.priceSynthetic])).toEqual([
+      ['card:made-up', true], ['card:observed', false], ['figure:made-up-fig', true],
+    ]);
   });
 
   it('when more than FEED_DEPTH entries qualify then only the top FEED_DEPTH are kept, in pages of 100', () => {
