@@ -159,8 +159,8 @@ async function compileLocked(
     // The search index and the cards and figures bulk files build on their own threads while the
     // aggregates render here; the oracle, sets and changes bulk files follow once those exist.
     const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
-    bulkFiles.submit(documentJob('cards', table.values()));
-    bulkFiles.submit(documentJob('figures', table.values()));
+    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
+    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
     let counts: ChangeCounts;
     let bulk: BulkFile[];
     let entries: ManifestEntry[];
@@ -180,7 +180,7 @@ async function compileLocked(
       }
       ({ counts, changes } = table.diff());
       entries = table.sorted();
-      bulkFiles.submit(documentJob('oracle', entries));
+      bulkFiles.submit(documentJob('oracle', entries, previous?.objects));
       bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
       bulkFiles.submit(changesJob(changes));
       progress.phase('bulk files', null);
