@@ -182,7 +182,7 @@ async function serveInProcess(options: ServerOptions, role: 'single' | 'worker')
       db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes,
       logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
     });
-    const appListener = getRequestListener(app.fetch);
+    const appListener = getRequestListener(app.fetch, { errorHandler: answerAdapterError });
     server = createServer({
       maxHeaderSize: MAX_HEADER_BYTES,
       headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
@@ -280,6 +280,19 @@ function rejectLongUrl(req: IncomingMessage, res: ServerResponse): boolean {
   res.writeHead(status, headers);
   res.end(body);
   return true;
+}
+
+/**
+ * A request @hono/node-server could not turn into a fetch Request (a backslash in the path, a target
+ * that is no URL, a bad Host): without this it answers a bare 400 with no body and no X-Request-Id.
+ * Anything else reaching here escaped the app's own error handler; it gets the generic 500.
+ */
+function answerAdapterError(err: unknown): Response {
+  const refusal = (err as Error | null)?.name === 'RequestError'
+    ? new CatalogError('invalid_parameter', `the request target is not a valid URL (${(err as Error).message})`, { parameter: 'url' })
+    : new CatalogError('internal', 'internal error');
+  const { status, headers, body } = rawError(refusal);
+  return new Response(body, { status, headers });
 }
 
 /**

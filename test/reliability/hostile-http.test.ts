@@ -64,6 +64,8 @@ describe('raw requests no client library would send', () => {
   const cases: [string, () => Buffer, number][] = [
     ['invalid UTF-8 bytes in the target', () => request(Buffer.from([0x2f, 0x76, 0x31, 0x2f, 0x63, 0x61, 0x72, 0x64, 0x73, 0x2f, 0xc3, 0x28, 0xff])), 400],
     ['a raw NUL in the target', () => request(Buffer.from('/v1/cards/a\u0000b', 'latin1')), 400],
+    ['a backslash in the path (refused by the node adapter before the app)', () => request('/v1/\\'), 400],
+    ['a backslash in a card id', () => request('/v1/cards/a\\b'), 400],
     ['an encoded NUL in the target', () => request('/v1/cards/a%00b'), 400],
     ['overlong UTF-8 dots in the target', () => request('/v1/cards/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd'), 404],
     ['an overlong UTF-8 dot-dot as the id', () => request('/v1/cards/%C0%AE%C0%AE'), 400],
