@@ -2,8 +2,9 @@
 # Proxy load benchmark (`npm run bench:proxy`): the same wrk load, random cards at 50 connections,
 # against nginx serving the snapshot files with gzip_static (the ceiling: no auth, no limits, no
 # audit) and against `catalog serve --workers 2` with a bearer key (gate, rate-limit upsert, audit
-# row committed per request). Prints requests/s, p50, p99, the proxy/nginx ratio and the machine,
-# and checks while measuring: no non-2xx answers on either side, and one audit row per proxied request.
+# row committed per request), with plain node:http serving the same files in between (bare-node.mjs:
+# what the runtime itself costs). Prints requests/s, p50, p99, the proxy/nginx ratio and the machine,
+# and checks while measuring: no non-2xx answers on any side, and one audit row per proxied request.
 #
 #   npm run bench:proxy                              # builds dist/ first, then runs this script
 #   BENCH_CARDS=20000 BENCH_SECONDS=10 bash scripts/bench-proxy.sh
@@ -215,6 +216,17 @@ measure() { # <name> <url> <server pid> <key file or "">
 }
 
 measure nginx "$NGINX_URL" "$NGINX_PID" ""
+
+# ---------------------------------------------------------------- the node:http reference
+# Plain node:http with the proxy's process layout and its uncached read (bare-node.mjs): no auth,
+# limits, audit or log. Only while it is measured, so it takes no memory from the other runs.
+node "$HERE/bare-node.mjs" "$SNAPSHOT_DIR" "$WORKERS" > "$RUN/node.out" 2> "$RUN/node.err" &
+BARE_PID=$!
+NODE_URL="$(wait_for_listening "$BARE_PID" "$RUN/node.out" "$RUN/node.err" "the node:http reference")"
+log "node:http reference (primary pid $BARE_PID, $WORKERS workers) on $NODE_URL"
+measure node "$NODE_URL" "$BARE_PID" ""
+stop_pid "$BARE_PID" TERM 5
+BARE_PID=""
 AUDIT_BEFORE="$(audit_rows)"   # the sample request above, so it is left out of the comparison
 measure proxy "$PROXY_URL" "$PROXY_PID" "$KEY_FILE"
 
@@ -243,6 +255,10 @@ ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
 rps() { awk -v n="$(field "$1" requests)" -v us="$(field "$1" duration_us)" 'BEGIN { if (us > 0) printf "%.0f", n / (us / 1e6); else print 0 }'; }
 NGINX_RPS="$(rps nginx)"
 PROXY_RPS="$(rps proxy)"
+NODE_RPS="$(rps node)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+RATIO_NODE="$(ratio "$PROXY_RPS" "$NODE_RPS")"
+NODE_OF_NGINX="$(ratio "$NODE_RPS" "$NGINX_RPS")"
 RATIO="$(awk -v p="$PROXY_RPS" -v n="$NGINX_RPS" 'BEGIN { if (n > 0) printf "%.3f", p / n; else print "n/a" }')"
 PROXY_P99_MS="$(ms "$(field proxy p99_us)")"
 RATIO_OK="$(awk -v r="$RATIO" 'BEGIN { print (r != "n/a" && r >= 0.25) ? "met" : "MISSED" }')"
@@ -261,16 +277,18 @@ SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
   echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS BENCH_WORKERS=$WORKERS)"
   echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION; load average before / after: $LOADAVG_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card snapshot (card documents, all ranges: $SNAPSHOT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
+  echo "- node: \`node scripts/bench-proxy/bare-node.mjs <snapshot> $WORKERS\` (same files, no auth/limits/audit/log)"
   echo "- proxy: \`catalog serve --workers $WORKERS\`, fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: 2 worker processes, gzip_static, sendfile, access log off"
   echo
   echo "| target | requests/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | socket errors | server CPU per 1k req |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for t in nginx proxy; do
+  for t in nginx node proxy; do
     cpu_var="CPU_$t"
     echo "| $t | $(rps "$t") | $(ms "$(field "$t" p50_us)") | $(ms "$(field "$t" p90_us)") | $(ms "$(field "$t" p99_us)") | $(ms "$(field "$t" max_us)") | $(field "$t" non2xx) | $(( $(field "$t" connect_err) + $(field "$t" read_err) + $(field "$t" write_err) + $(field "$t" timeout_err) )) | $(cpu_per_k "${!cpu_var}" "$t") ms |"
   done
   echo
   echo "- proxy/nginx throughput: **$RATIO** (target >= 0.25: $RATIO_OK); proxy p99 **$PROXY_P99_MS ms** at $CONNECTIONS connections (target < 10 ms: $P99_OK)"
+  echo "- reference: plain node:http (scripts/bench-proxy/bare-node.mjs, $WORKERS workers, readFileSync per request, nothing else) did **$NODE_OF_NGINX** of nginx; the proxy did **$RATIO_NODE** of it (what auth, limits, audit, the log line and Hono cost on top of Node itself)"
   echo "- audit rows written during the load: $AUDIT_ROWS; requests the proxy answered as counted by wrk: $ANSWERED (warm-up + run), sent: $SENT; rows must lie between the two (requests in flight when wrk stops are answered but not counted): $AUDIT_VERDICT"
   echo "- same document from both (sample card $SAMPLE_ID, decoded body identical; gzip bytes identical: $SAME_BYTES)"
   echo "- note: the machine has $(nproc) cores shared by wrk (2 threads) and the server, so both numbers are lower than on a dedicated load generator, and the server that needs more CPU per request loses more to wrk; the ratio is the figure to compare."

@@ -71,11 +71,13 @@ start_nginx() {
 }
 
 # stop_started_on_exit: when the script exits (or is interrupted), stop NGINX_PID with SIGQUIT
-# (nginx's graceful stop: the master waits for its workers and removes its pid file) and PROXY_PID
-# with SIGTERM (the proxy drains, DRAIN_TIMEOUT_MS = 10 s), then exit with the script's status.
+# (nginx's graceful stop: the master waits for its workers and removes its pid file), PROXY_PID
+# with SIGTERM (the proxy drains, DRAIN_TIMEOUT_MS = 10 s) and BARE_PID (bench-proxy's plain
+# node:http reference) with SIGTERM, then exit with the script's status.
 stop_started_on_exit() {
   NGINX_PID=""
   PROXY_PID=""
+  BARE_PID=""
   trap _stop_started EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
@@ -84,6 +86,7 @@ _stop_started() {
   local rc=$?
   stop_pid "$NGINX_PID" QUIT 10
   stop_pid "$PROXY_PID" TERM 15
+  stop_pid "$BARE_PID" TERM 5
   wait 2>/dev/null || true
   exit "$rc"
 }
@@ -91,13 +94,18 @@ _stop_started() {
 # wait_for_proxy <stdout file> <stderr file>: waits (30 s at most) for the `listening on <url>` line
 # of the `catalog serve` started as PROXY_PID; sets PROXY_URL, or dies with its stderr.
 wait_for_proxy() {
-  local out="$1" err="$2" i
-  PROXY_URL=""
+  PROXY_URL="$(wait_for_listening "$PROXY_PID" "$1" "$2" "the proxy")"
+}
+
+# wait_for_listening <pid> <stdout file> <stderr file> <name>: prints the URL of the first
+# `listening on <url>` line of <stdout file> once it appears (30 s at most), or dies with <stderr file>.
+wait_for_listening() {
+  local pid="$1" out="$2" err="$3" name="$4" i url
   for ((i = 0; i < 300; i++)); do
-    kill -0 "$PROXY_PID" 2>/dev/null || { cat "$err" >&2; die "the proxy exited while starting"; }
-    PROXY_URL="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out" | head -n 1)"
-    [[ -n "$PROXY_URL" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; die "$name exited while starting"; }
+    url="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out" | head -n 1)"
+    if [[ -n "$url" ]]; then echo "$url"; return 0; fi
     sleep 0.1
   done
-  die "the proxy did not print 'listening on' within 30 s (see $err)"
+  die "$name did not print 'listening on' within 30 s (see $err)"
 }

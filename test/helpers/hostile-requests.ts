@@ -32,7 +32,7 @@ const printable = (max: number) => fc.string({ unit: fc.integer({ min: 0x20, max
 const NASTY_SEGMENTS = [
   '..', '.', '%2e%2e', '%2E%2E%2F', '..%2f..%2fetc%2fpasswd', '....//', '%2f', '%5c..%5c', '%00', 'a%00b', '%2500', '%', '%zz', '%4', '%C3%28',
   '%FF%FE', '%E2%82', '%ED%A0%80', '%C0%AE%C0%AE', '%F4%90%80%80', '99999999999999999999999999', '-1', '0', '1e309', 'NaN', 'Infinity',
-  '0x10', '1.5', '%201', '__proto__', 'constructor', 'current', 'manifest.ndjson', 'search.sqlite', 'v1', '%3Cscript%3E', "'%20OR%201=1--",
+  '0x10', '1.5', '%201', 'a\\b', '..\\..\\etc', '__proto__', 'constructor', 'current', 'manifest.ndjson', 'search.sqlite', 'v1', '%3Cscript%3E', "'%20OR%201=1--",
 ];
 const FTS_SYNTAX = ['"', '""', '*', 'a*', 'NEAR(a b)', 'a AND b', 'OR', 'NOT x', '(', ')', '^a', 'name:x', "'", 'a"b', '-x', '+', 'mtg:', 'figures:*',
   'pokemon:"', ':', '{a b}', 'a OR', 'rank', '\u0000', '%', '_', '\\', 'ä', '𝔘', '\uFFFD'];
