@@ -1,8 +1,10 @@
 /**
- * The one step that makes a snapshot visible. Order matters: every object the compile wrote is checked
- * on disk against what it recorded, the change list is written, the manifest is written LAST (its presence
- * marks a folder complete), then `current` is switched by an atomic rename and old snapshots are pruned.
- * A crash before the switch leaves the previous snapshot serving; the next compile removes the debris.
+ * The one step that makes a snapshot visible. Order matters: the compile has already checked every
+ * object it wrote against what it recorded (`checkWritten`, run while the search index finishes on
+ * the other core); here the required files are checked, the change list is written, the manifest is
+ * written LAST (its presence marks a folder complete), then `current` is switched by an atomic rename
+ * and old snapshots are pruned. A crash before the switch leaves the previous snapshot serving; the
+ * next compile removes the debris.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,11 +22,6 @@ export interface PublishInput {
   writer: SnapshotWriter;
   header: ManifestHeader;
   entries: ManifestEntry[];
-  /**
-   * The entries this compile wrote: checked on disk before the switch. Objects hard-linked from the
-   * previous (verified) snapshot were checked when their link(2) succeeded.
-   */
-  written: ManifestEntry[];
   changes: ChangeEntry[];
   keep: number;
   /** Extra files the snapshot must contain (e.g. the search index). */
@@ -33,7 +30,11 @@ export interface PublishInput {
   signKey?: KeyObject | null;
 }
 
-/** Every recorded object exists with the recorded size; throws `io` naming the first problems. */
+/**
+ * Every recorded object exists with the recorded size; throws `io` naming the first problems. The
+ * compile passes the entries it wrote itself: objects hard-linked from the previous (verified)
+ * snapshot were checked when their link(2) succeeded.
+ */
 export function checkWritten(dir: string, entries: ManifestEntry[], requiredFiles: string[]): void {
   const problems: string[] = [];
   for (const e of entries) {
@@ -62,7 +63,7 @@ export function checkWritten(dir: string, entries: ManifestEntry[], requiredFile
 
 export async function publishSnapshot(input: PublishInput): Promise<{ pruned: string[] }> {
   const { writer } = input;
-  checkWritten(writer.dir, input.written, input.requiredFiles);
+  checkWritten(writer.dir, [], input.requiredFiles);
   await writer.writeFile(CHANGES_FILE, (function* () {
     for (const c of input.changes) yield JSON.stringify(c) + '\n';
   })());
