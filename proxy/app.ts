@@ -7,11 +7,14 @@
  *   health       /healthz and /readyz answer here: no credential, no log line, no metrics sample
  *   telemetry    the request log line and the metrics sample, timed around everything below
  *   audit        wraps everything below, so a bearer request gets its row whatever answers it
- *                (401 of a revoked key, 403, 405, 429, route errors), written before the response leaves
+ *                (401 of a revoked key, 403, 405, 429, route errors), written before the response
+ *                leaves, in one commit with the request's rate-limit count (which may turn the
+ *                answer into a 429)
  *   /openapi.json  outside /v1 and before the gate: no credential, not counted, no audit row
  *   gate         before routing: no valid credential → 401 on every /v1 path, known or not
- *   rate limit   right after the gate, so every bearer response (403 and 405 too) is counted and
- *                carries the RateLimit headers (API.md §5)
+ *   rate limit   right after the gate, so every bearer request (403 and 405 too) is marked to be
+ *                counted and gets the RateLimit headers (API.md §5); a key already refused in this
+ *                window is refused here, before the routes
  *   family guard bearer keys on /v1/me, /v1/observations, /v1/admin (but their audit route) → 403
  *   method guard non-GET/HEAD on a partner path → 405
  *   routes       admin, then the catalog; anything else → 404
@@ -33,6 +36,7 @@ import { createMethodGuard } from './gate/method-guard.js';
 import { createKeyStore } from './keys/store.js';
 import { createRateLimiter } from './limits/counter.js';
 import { createRateLimit } from './limits/middleware.js';
+import { createOverLimitMemo } from './limits/over-limit.js';
 import { defaultLogger, type ProxyLogger } from './logger.js';
 import { createHealthRoutes } from './ops/health-routes.js';
 import { createProxyMetrics } from './ops/metrics.js';
@@ -83,10 +87,11 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createRequestId());
   app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
   app.use('*', createRequestTelemetry({ logger, metrics }));
-  app.use('*', createAuditMiddleware(createAuditWriter(deps.db), clock, commits, metrics?.auditWrite));
+  const overLimit = createOverLimitMemo();
+  app.use('*', createAuditMiddleware({ writer: createAuditWriter(deps.db), limiter, overLimit, errors, clock, commits, onWrite: metrics?.auditWrite }));
   app.route('/', createOpenApiRoutes());
   app.use('*', createGate({ keys, config: deps.config, clock }));
-  app.use('*', createRateLimit(limiter, commits));
+  app.use('*', createRateLimit(overLimit, clock));
   app.use('*', createFamilyGuard());
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));

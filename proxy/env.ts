@@ -25,8 +25,8 @@ export interface ProxyVariables {
   snapshotId: string | null;
   /** Headers every response of this request carries, as a plain object (http/response-headers.ts). */
   responseHeaders: Record<string, string>;
-  /** Set by `respond()`: the response already holds `responseHeaders`. */
-  headersApplied: boolean;
+  /** Set by the rate-limit middleware: this request is counted, in the window it arrived in. */
+  rateCount: { keyId: string; tier: Tier; windowStart: number };
   /** Set by `respond()`: the body length for the audit row (null when not known up front). */
   responseBytes: number | null;
 }

@@ -6,11 +6,16 @@
  * the name, the adapter then iterates and re-sorts it), and any read of `c.res.headers` by a
  * middleware turns the response's headers into such an object too. @hono/node-server has a fast
  * path for a Response built from a body and a PLAIN header object: it passes the object straight to
- * `writeHead` (see `responseViaCache` in its listener). The object routes (every card GET) answer
- * through `respond()`, which hands the adapter one plain object holding these headers and their own,
- * and records the body length for the audit row, so no middleware needs to look at the response's
- * headers. Responses built any other way (search, admin, Hono's own) get the missing headers added
- * afterwards by `applyPending()`, as before.
+ * `writeHead` (see `responseViaCache` in its listener), and it keeps a reference to that object, not
+ * a copy. The object routes (every card GET) answer through `respond()`, which hands the adapter one
+ * plain object holding these headers and their own, and records the body length for the audit row,
+ * so no middleware needs to look at the response's headers.
+ *
+ * Headers learned after the response was made (the rate-limit ones: the request is counted in the
+ * same commit as its audit row, once the answer exists) go into the shared object too, and
+ * `applyPending()` adds what a response lacks once the app has answered: a `respond()` response is
+ * made again from its body and the completed plain object (still the fast path), any other response
+ * gets them through `c.header()`.
  *
  * @example
  *   responseHeadersOf(c)['RateLimit'] = '"free";r=59;t=30';
@@ -44,16 +49,46 @@ export function respond(
   bytes: number | null,
 ): Response {
   const headers = Object.assign({}, responseHeadersOf(c), own);
-  c.set('headersApplied', true);
   c.set('responseBytes', bytes);
-  return new Response(body as BodyInit | null, { status, headers });
+  return made(body, status, headers);
 }
 
-/** After the app answered: adds the shared headers a response built without `respond()` lacks. */
+interface Made {
+  body: Uint8Array | string | ReadableStream | null;
+  status: number;
+  headers: HeaderBag;
+}
+
+/** What each response made by respond() was made from, so it can be made again with more headers. */
+const madeByRespond = new WeakMap<Response, Made>();
+
+function made(body: Made['body'], status: number, headers: HeaderBag): Response {
+  const res = new Response(body as BodyInit | null, { status, headers });
+  madeByRespond.set(res, { body, status, headers });
+  return res;
+}
+
+/** After the app answered: adds the shared headers the response lacks (a route's own header wins). */
 export function applyPending(c: Context<ProxyEnv>): void {
-  if (c.get('headersApplied') === true) return;
   const bag = c.get('responseHeaders');
   if (bag === undefined) return;
+  const from = madeByRespond.get(c.res);
+  if (from !== undefined) {
+    // Made again from the same (unread) body and a plain object, not patched through c.header():
+    // the adapter's fast path stays, and WHATWG's Response, which copies its headers when made,
+    // gets them too.
+    let missing = false;
+    for (const name in bag) {
+      if (name in from.headers) continue;
+      from.headers[name] = bag[name];
+      missing = true;
+    }
+    if (missing) {
+      c.res = undefined;
+      c.res = made(from.body, from.status, from.headers);
+    }
+    return;
+  }
   for (const name in bag) {
     if (!c.res.headers.has(name)) c.header(name, bag[name]);
   }

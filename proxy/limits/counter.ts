@@ -27,8 +27,14 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  hit(keyId: string, tier: Tier): RateDecision;
-  /** Deletes the counters of finished windows; returns how many rows went. */
+  /**
+   * Counts one request of the key in the window starting at `windowStart` (seconds; default: the
+   * window of now). The proxy passes the window the request arrived in, so a request answered a few
+   * ms after a window ends still counts where it arrived, and a request refused early because its
+   * key was already over the limit in that window is counted in that same window.
+   */
+  hit(keyId: string, tier: Tier, windowStart?: number): RateDecision;
+  /** Deletes the counters of windows before the previous one; returns how many rows went. */
   prune(): number;
 }
 
@@ -40,20 +46,22 @@ export function createRateLimiter(state: StateDb, options: { limits: Readonly<Re
   const clock = options.clock ?? Date.now;
   const hitStatement = state.sqlite.prepare<[string, number], { count: number }>(RATE_HIT_SQL);
   const pruneStatement = state.sqlite.prepare<[number]>(RATE_PRUNE_SQL);
-  // Finished windows are pruned the first time this process sees a new window: one cheap
-  // indexed delete a minute, no timer to manage.
+  // Windows before the previous one are pruned the first time this process sees a new window: one
+  // cheap indexed delete a minute, no timer to manage. The previous window stays: a request that
+  // arrived in its last milliseconds is counted there when its answer is ready (hit's windowStart).
   let lastPrunedWindow = -1;
 
   const prune = (windowStart = windowStartOf(clock())) => {
     lastPrunedWindow = windowStart;
-    return pruneStatement.run(windowStart).changes;
+    return pruneStatement.run(windowStart - RATE_WINDOW_SECONDS).changes;
   };
 
   return {
-    hit(keyId, tier) {
+    hit(keyId, tier, windowStart = windowStartOf(clock())) {
       const nowMs = clock();
-      const windowStart = windowStartOf(nowMs);
-      if (windowStart !== lastPrunedWindow) prune(windowStart);
+      // Only forward: a request of the window before, counted just after the new one began, must
+      // not prune it again (nor re-run the delete every time the two alternate).
+      if (windowStart > lastPrunedWindow) prune(windowStart);
       const { count } = hitStatement.get(keyId, windowStart)!;
       const limit = options.limits[tier];
       const resetSeconds = Math.max(1, Math.ceil(((windowStart + RATE_WINDOW_SECONDS) * 1000 - nowMs) / 1000));

@@ -1,7 +1,8 @@
 /**
  * Group commit for the state file: the writes of every request that reaches this point in the same
- * event-loop turn (rate-limit upserts of requests arriving, audit rows of requests finishing) run in
- * ONE `BEGIN IMMEDIATE … COMMIT`, and each caller's promise settles only after that commit.
+ * event-loop turn (the rate-limit count and the audit row of each request whose answer is ready,
+ * audit/middleware.ts) run in ONE `BEGIN IMMEDIATE … COMMIT`, and each caller's promise settles
+ * only after that commit.
  *
  * Why: a commit, not a row, is what costs. Measured on the proxy's real statements (docs/benchmarks.md
  * "Where the proxy's time goes"), an autocommit upsert + an autocommit audit insert cost 85-100 µs
@@ -33,7 +34,7 @@
  *
  * @example
  *   const commits = createGroupCommit(state);
- *   const decision = await commits.run(() => limiter.hit(keyId, tier)); // committed when it resolves
+ *   const decision = await commits.run(() => limiter.hit(keyId, tier, windowStart)); // committed when it resolves
  */
 import type { StateDb } from './open.js';
 

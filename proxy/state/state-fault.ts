@@ -9,7 +9,7 @@
  * it is and becomes a 500 `internal`.
  *
  * @example
- *   const decision = await commits.run(() => limiter.hit(keyId, tier)).catch(rethrowStateFault);
+ *   await commits.run(() => writer.record(entry)).catch(rethrowStateFault);
  */
 import Database from 'better-sqlite3';
 import { CatalogError } from '../../snapshots/errors.js';

@@ -75,13 +75,14 @@ describe('state file faults', () => {
     expect(internalCaller.status).toBe(200);
   });
 
-  it('when the disk fills between the counter and the audit row then the made 200 is dropped for a 503: every 200 has its row, no 503 does', async () => {
+  it('when the disk fills under the audit row then the made 200 is dropped for a 503 and its count rolls back with the row: every 200 has its row and its count, no 503 has either', async () => {
     w = await fixtureWorld();
     const db = openStateDb(w.stateFile);
     extra.push(db);
     const app = w.app({ db, env: { CATALOG_TIER_LIMITS: 'free=100000' } });
     // One request creates the counter row; then the file may not grow by a single page. The counter
-    // update rewrites its row in place, the audit insert needs room: the audit step is what fails.
+    // update rewrites its row in place, the audit insert needs room: the audit insert is what fails,
+    // and the counter update of the same transaction is rolled back with it.
     expect((await app.request(SUMMARY, { headers: bearer(w.acme.key) })).status).toBe(200);
     const pages = db.sqlite.pragma('page_count', { simple: true }) as number;
     db.sqlite.pragma(`max_page_count = ${pages}`);
@@ -106,9 +107,9 @@ describe('state file faults', () => {
     const rows = requestIdsOfRows(w.state);
     for (const id of ok) expect(rows.has(id)).toBe(true);
     for (const id of refused) expect(rows.has(id)).toBe(false);
-    // The refused requests were counted (their counter upsert committed): the fault hit the audit step.
+    // A refused request used none of the quota: its count was in the transaction that failed.
     const counted = (w.state.sqlite.prepare('SELECT sum(count) AS n FROM rate_counters').get() as { n: number }).n;
-    expect(counted).toBe(statuses.length + 1);
+    expect(counted).toBe(ok.size + 1);
     expect(errorLines(w).filter((l) => l.fields.sqlite === 'SQLITE_FULL')).toHaveLength(5);
     expect(errorLines(w)).toHaveLength(5);
   });
