@@ -18,8 +18,8 @@
  *   console.log(server.url);  await server.closed;
  */
 import cluster, { type Worker } from 'node:cluster';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { getRequestListener } from '@hono/node-server';
 import { CatalogError } from '../snapshots/errors.js';
@@ -27,7 +27,7 @@ import { createFsSnapshotSource } from '../snapshots/store/fs.js';
 import { createApp } from './app.js';
 import { createSearchIndexCache } from './search/index-cache.js';
 import { loadConfig } from './config.js';
-import { rawError, rawErrorResponse } from './http/raw-error.js';
+import { answerAdapterError, answerClientError, MAX_HEADER_BYTES, rejectLongUrl } from './http/refusals.js';
 import { listen, urlOf } from './http/listen.js';
 import { defaultLogger, stackless, type ProxyLogger } from './logger.js';
 import { DEFAULT_ADMIN_HOST, startAdminServer, type AdminServer } from './ops/admin-server.js';
@@ -39,10 +39,6 @@ import { loadPublicKey } from '../snapshots/signature.js';
 import { startAuditRetention } from './audit/retention.js';
 import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoints.js';
 
-/** Request line + headers; Node answers 431 above it. */
-export const MAX_HEADER_BYTES = 16 * 1024;
-/** Longest request target (path + query) accepted; longer ones get a JSON 400 before the app runs. */
-export const MAX_URL_BYTES = 8 * 1024;
 /** A client must have sent its request line and headers within this (slowloris), … */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** … and its whole request, body included, within this; past either it gets 408 and is closed. */
@@ -268,51 +264,6 @@ function drain(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
-}
-
-/**
- * A request target over MAX_URL_BYTES is refused before the app runs (nothing downstream should
- * parse or log an 8 KiB path). The body follows API.md §6 and the status comes from the code table.
- */
-function rejectLongUrl(req: IncomingMessage, res: ServerResponse): boolean {
-  if ((req.url?.length ?? 0) <= MAX_URL_BYTES) return false;
-  const { status, headers, body } = rawError(new CatalogError('invalid_parameter', `the request URL is longer than ${MAX_URL_BYTES} bytes`, { parameter: 'url' }));
-  res.writeHead(status, headers);
-  res.end(body);
-  return true;
-}
-
-/**
- * A request @hono/node-server could not turn into a fetch Request (a backslash in the path, a target
- * that is no URL, a bad Host): without this it answers a bare 400 with no body and no X-Request-Id.
- * Anything else reaching here escaped the app's own error handler; it gets the generic 500.
- */
-function answerAdapterError(err: unknown): Response {
-  const refusal = (err as Error | null)?.name === 'RequestError'
-    ? new CatalogError('invalid_parameter', `the request target is not a valid URL (${(err as Error).message})`, { parameter: 'url' })
-    : new CatalogError('internal', 'internal error');
-  const { status, headers, body } = rawError(refusal);
-  return new Response(body, { status, headers });
-}
-
-/**
- * A request node:http refused before the app could see it: headers over MAX_HEADER_BYTES (431), a
- * client too slow with its headers or body (408), bytes that are not HTTP/1.1 (400). Answered with
- * the JSON error body, then the socket is closed. Like Node's own handler, nothing is written when
- * a response on that socket has already started (it would corrupt it); the socket is just closed.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || (inFlight && inFlight.headersSent)) {
-    socket.destroy();
-    return;
-  }
-  const refusal = err.code === 'HPE_HEADER_OVERFLOW'
-    ? new CatalogError('headers_too_large', `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes`)
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new CatalogError('request_timeout', 'the request was not received in time; send the headers and body without pauses')
-      : new CatalogError('invalid_parameter', `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`, { parameter: 'request' });
-  socket.end(rawErrorResponse(refusal), () => socket.destroy());
 }
 
 /** The cluster parent: validates once, forks, restarts, forwards signals; serves nothing itself. */

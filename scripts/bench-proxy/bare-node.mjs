@@ -8,10 +8,10 @@
  *
  *   node scripts/bench-proxy/bare-node.mjs <snapshot folder> <workers>   # prints "listening on <url>"
  */
-import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { runCluster } from './cluster.mjs';
 
 const [dir, workersArg = '2'] = process.argv.slice(2);
 if (!dir) {
@@ -20,21 +20,7 @@ if (!dir) {
 }
 const CARD = /^\/v1\/cards\/([A-Za-z0-9._-]{1,64})\?range=(30d|3mo|6mo|12mo|all)$/;
 
-if (cluster.isPrimary) {
-  const workers = Number(workersArg);
-  let announced = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
-  cluster.on('listening', (_worker, address) => {
-    if (announced) return;
-    announced = true;
-    process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);
-  });
-  // The port is chosen by the first worker and reused by the others (cluster shares one handle).
-  process.on('SIGTERM', () => {
-    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
-    process.exit(0);
-  });
-} else {
+runCluster(Number(workersArg), () => {
   createServer((req, res) => {
     const m = CARD.exec(req.url ?? '');
     if (req.method !== 'GET' || m === null) {
@@ -50,5 +36,5 @@ if (cluster.isPrimary) {
     }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length });
     res.end(body);
-  }).listen(Number(process.env.BARE_PORT ?? 0), '127.0.0.1');
-}
+  }).listen(0, '127.0.0.1');
+});

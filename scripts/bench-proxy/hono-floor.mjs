@@ -8,12 +8,12 @@
  *   node scripts/bench-proxy/hono-floor.mjs <snapshot folder> [workers=2] [middlewares=9]   # prints "listening on <url>"
  *   wrk -t2 -c50 -d10s --latency -s scripts/bench-proxy/cards.lua <url> -- .bench/proxy/run/card-ids.txt "" 30d
  */
-import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
+import { runCluster } from './cluster.mjs';
 
 const [dir, workersArg = '2', middlewaresArg = '9'] = process.argv.slice(2);
 if (!dir) {
@@ -23,19 +23,7 @@ if (!dir) {
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 const RANGES = new Set(['30d', '3mo', '6mo', '12mo', 'all']);
 
-if (cluster.isPrimary) {
-  for (let i = 0; i < Number(workersArg); i++) cluster.fork();
-  let announced = false;
-  cluster.on('listening', (_worker, address) => {
-    if (announced) return;
-    announced = true;
-    process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);
-  });
-  process.on('SIGTERM', () => {
-    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
-    process.exit(0);
-  });
-} else {
+runCluster(Number(workersArg), () => {
   const app = new Hono();
   for (let i = 0; i < Number(middlewaresArg); i++) {
     app.use('*', async (c, next) => {
@@ -61,4 +49,4 @@ if (cluster.isPrimary) {
   });
   const listener = getRequestListener(app.fetch);
   createServer((req, res) => void listener(req, res)).listen(0, '127.0.0.1');
-}
+});
