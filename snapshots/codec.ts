@@ -8,7 +8,8 @@
  *   decodeDocument(bytes)  // the envelope again
  */
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync, constants } from 'node:zlib';
+import { gunzipSync, constants } from 'node:zlib';
+import { createGzipEngine, type GzipEngine } from './gzip-engine.js';
 
 export const GZIP_LEVEL = 6;
 
@@ -84,8 +85,16 @@ export function stableJsonShared(values: readonly unknown[]): string[] {
   return values.map((v) => canonical(v, memo) ?? 'null');
 }
 
+const GZIP_OPTIONS = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
+
+// One re-used zlib stream per thread (each worker thread has its own copy of this module), made on
+// first use so importing the codec does no work: see gzip-engine.ts for why and for the byte-identity.
+let engine: GzipEngine | null = null;
+
+/** gzip with the snapshot's fixed settings; byte-identical to `gzipSync(raw, GZIP_OPTIONS)`. */
 export function gzip(raw: Buffer | string): Buffer {
-  return gzipSync(raw, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY });
+  engine ??= createGzipEngine(GZIP_OPTIONS);
+  return engine.compress(raw);
 }
 
 export function gunzip(compressed: Buffer): Buffer {

@@ -1,0 +1,60 @@
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { gzip, GZIP_LEVEL } from '../../snapshots/codec.js';
+import { createGzipEngine } from '../../snapshots/gzip-engine.js';
+
+const OPTIONS = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
+
+/** Deterministic text of the given size that compresses like a document (numbers, repeated keys). */
+function documentLike(size: number, seed: number): string {
+  let out = '{"history":[';
+  let x = seed;
+  while (out.length < size) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += `[${1700000000000 + (x % 86400000)},${x % 100000}],`;
+  }
+  return out.slice(0, size);
+}
+
+/** Incompressible bytes: the output is larger than the input, so it spans several output chunks. */
+function noise(size: number, seed: number): Buffer {
+  const b = Buffer.alloc(size);
+  let x = seed;
+  for (let i = 0; i < size; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    b[i] = x >>> 16;
+  }
+  return b;
+}
+
+describe('createGzipEngine', () => {
+  it('gives the same bytes as gzipSync for empty, small, document-sized and multi-chunk inputs, call after call', () => {
+    const engine = createGzipEngine(OPTIONS);
+    const inputs: (Buffer | string)[] = [
+      '',
+      '{}',
+      'ünïcödé ✓ {"name":"Pokémon"}',
+      ...[200, 2_000, 5_000, 40_000].map((n, i) => documentLike(n, i + 1)),
+      noise(65_536 * 3 + 17, 7), // more than three 64 KiB output chunks
+      documentLike(2_000, 1), // again, after the multi-chunk input
+    ];
+    for (const input of inputs) {
+      const ours = engine.compress(input);
+      expect(ours.equals(gzipSync(input, OPTIONS))).toBe(true);
+      expect(gunzipSync(ours).equals(Buffer.from(input))).toBe(true);
+    }
+  });
+
+  it('returns buffers that own their whole memory, so a worker can transfer them', () => {
+    const ours = createGzipEngine(OPTIONS).compress(documentLike(3_000, 3));
+    expect(ours.byteOffset).toBe(0);
+    expect(ours.buffer.byteLength).toBe(ours.byteLength);
+  });
+
+  it('is what the codec uses: gzip() equals gzipSync with the snapshot settings', () => {
+    for (let i = 0; i < 50; i++) {
+      const text = documentLike(100 + i * 97, i);
+      expect(gzip(text).equals(gzipSync(text, OPTIONS))).toBe(true);
+    }
+  });
+});
