@@ -8,8 +8,8 @@
  *   decodeDocument(bytes)  // the envelope again
  */
 import { createHash } from 'node:crypto';
-import { gunzipSync, constants } from 'node:zlib';
-import { createGzipEngine, type GzipEngine } from './gzip-engine.js';
+import { constants } from 'node:zlib';
+import { createGunzipEngine, createGzipEngine, type ZlibEngine } from './gzip-engine.js';
 
 export const GZIP_LEVEL = 6;
 
@@ -87,18 +87,22 @@ export function stableJsonShared(values: readonly unknown[]): string[] {
 
 const GZIP_OPTIONS = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
 
-// One re-used zlib stream per thread (each worker thread has its own copy of this module), made on
-// first use so importing the codec does no work: see gzip-engine.ts for why and for the byte-identity.
-let engine: GzipEngine | null = null;
+// One re-used zlib stream per thread and direction (each worker thread has its own copy of this
+// module), made on first use so importing the codec does no work: see gzip-engine.ts for why and for
+// the byte-identity with gzipSync/gunzipSync.
+let deflater: ZlibEngine | null = null;
+let inflater: ZlibEngine | null = null;
 
 /** gzip with the snapshot's fixed settings; byte-identical to `gzipSync(raw, GZIP_OPTIONS)`. */
 export function gzip(raw: Buffer | string): Buffer {
-  engine ??= createGzipEngine(GZIP_OPTIONS);
-  return engine.compress(raw);
+  deflater ??= createGzipEngine(GZIP_OPTIONS);
+  return deflater(raw);
 }
 
+/** What `gunzipSync(compressed)` returns or throws (a corrupt or truncated stream throws). */
 export function gunzip(compressed: Buffer): Buffer {
-  return gunzipSync(compressed);
+  inflater ??= createGunzipEngine();
+  return inflater(compressed);
 }
 
 export function encodeDocument(doc: unknown): Buffer {

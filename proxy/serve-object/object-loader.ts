@@ -10,9 +10,8 @@
  * passes through intact-looking and fails in the client's gunzip. The check runs once per cache
  * fill; `catalog verify` finds the same files by their manifest hash.
  */
-import { gunzipSync } from 'node:zlib';
 import { CatalogError } from '../../snapshots/errors.js';
-import { sha256Hex } from '../../snapshots/codec.js';
+import { gunzip, sha256Hex } from '../../snapshots/codec.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
 import type { ObjectCache } from './object-cache.js';
 
@@ -79,7 +78,7 @@ export function createObjectLoader(cache: ObjectCache<ServedObject>): ObjectLoad
     smallIdentity(obj) {
       if (obj.identity) return obj.identity;
       if (obj.gzip.length > SMALL_OBJECT_BYTES) return null;
-      obj.identity = gunzipSync(obj.gzip);
+      obj.identity = gunzip(obj.gzip);
       cache.resize(obj.cacheKey, obj.gzip.length + obj.identity.length);
       return obj.identity;
     },
@@ -90,7 +89,7 @@ export function createObjectLoader(cache: ObjectCache<ServedObject>): ObjectLoad
 /** Throws `corrupt_object` naming the key when `bytes` is not one complete, intact gzip stream. */
 export function checkGzip(bytes: Buffer, snapshotId: string, key: string): void {
   try {
-    gunzipSync(bytes);
+    gunzip(bytes);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new CatalogError('corrupt_object', `object ${key} of snapshot ${snapshotId} is not a complete gzip stream (${reason}); run catalog verify`, { key, snapshotId }, { cause: err });

@@ -1,7 +1,7 @@
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gzip, GZIP_LEVEL } from '../../snapshots/codec.js';
-import { createGzipEngine } from '../../snapshots/gzip-engine.js';
+import { gunzip, gzip, GZIP_LEVEL } from '../../snapshots/codec.js';
+import { createGunzipEngine, createGzipEngine } from '../../snapshots/gzip-engine.js';
 
 const OPTIONS = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
 
@@ -39,14 +39,14 @@ describe('createGzipEngine', () => {
       documentLike(2_000, 1), // again, after the multi-chunk input
     ];
     for (const input of inputs) {
-      const ours = engine.compress(input);
+      const ours = engine(input);
       expect(ours.equals(gzipSync(input, OPTIONS))).toBe(true);
       expect(gunzipSync(ours).equals(Buffer.from(input))).toBe(true);
     }
   });
 
   it('returns buffers that own their whole memory, so a worker can transfer them', () => {
-    const ours = createGzipEngine(OPTIONS).compress(documentLike(3_000, 3));
+    const ours = createGzipEngine(OPTIONS)(documentLike(3_000, 3));
     expect(ours.byteOffset).toBe(0);
     expect(ours.buffer.byteLength).toBe(ours.byteLength);
   });
@@ -56,5 +56,49 @@ describe('createGzipEngine', () => {
       const text = documentLike(100 + i * 97, i);
       expect(gzip(text).equals(gzipSync(text, OPTIONS))).toBe(true);
     }
+  });
+});
+
+/** What a call gives: its bytes, or the code of the error it throws. */
+function outcome(f: () => Buffer): string {
+  try {
+    return f().toString('hex');
+  } catch (err) {
+    return `throws ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+}
+
+describe('createGunzipEngine', () => {
+  const one = gzipSync(documentLike(2_000, 5), OPTIONS);
+  const corrupt = Buffer.from(one);
+  corrupt[corrupt.length - 6] ^= 0xff; // inside the CRC-32 trailer
+  const garbled = Buffer.from(one);
+  garbled[20] ^= 0xff; // inside the deflate data
+
+  it('gives what gunzipSync gives, or throws what it throws, for good and broken streams in any order', () => {
+    const engine = createGunzipEngine();
+    const inputs: [string, Buffer][] = [
+      ['one document', one],
+      ['truncated', one.subarray(0, one.length - 4)],
+      ['after a failure, a good one again', one],
+      ['bad CRC', corrupt],
+      ['garbled deflate data', garbled],
+      ['not gzip at all', Buffer.from('{"plain":"json"}')],
+      ['empty', Buffer.alloc(0)],
+      ['two members', Buffer.concat([one, gzipSync('second', OPTIONS)])],
+      ['trailing garbage', Buffer.concat([one, Buffer.from('xyz')])],
+      ['large (several 64 KiB output chunks)', gzipSync(noise(200_000, 9), OPTIONS)],
+      ['one document, last', one],
+    ];
+    for (const [what, input] of inputs) {
+      expect(outcome(() => engine(input)), what).toBe(outcome(() => gunzipSync(input)));
+    }
+    expect(outcome(() => engine(corrupt))).toMatch(/^throws Z_/);
+  });
+
+  it('is what the codec uses: gunzip() inverts gzip()', () => {
+    const text = documentLike(4_000, 11);
+    expect(gunzip(gzip(text)).toString('utf8')).toBe(text);
+    expect(() => gunzip(gzip(text).subarray(0, 30))).toThrow();
   });
 });
