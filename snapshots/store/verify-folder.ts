@@ -44,13 +44,62 @@ export async function hashFile(path: string): Promise<{ sha256: string; size: nu
   });
 }
 
-async function* walk(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+/**
+ * The files under `dir`, in the order of their full paths compared as strings: the same order as the
+ * manifest's keys (sorted by the compiler). A folder's entries are sorted with a `/` after each
+ * folder name, which is exactly where its files fall among its siblings in full-path order, so the
+ * whole walk is one sorted sequence and can be merged with the manifest without holding either.
+ */
+async function* sortedWalk(dir: string): AsyncGenerator<string> {
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .map((entry) => ({ entry, order: entry.isDirectory() ? `${entry.name}/` : entry.name }))
+    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  for (const { entry } of entries) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
+    if (entry.isDirectory()) yield* sortedWalk(p);
     else yield p;
   }
 }
+
+/** The object keys of a manifest, in file order. */
+async function* manifestKeys(path: string): AsyncGenerator<string> {
+  for await (const item of readManifest(path)) if (!isManifestHeader(item)) yield (item as ManifestEntry).key;
+}
+
+/**
+ * Files on disk under `v1/` that the manifest does not list. With a sorted manifest (every manifest
+ * the compiler writes) this is a merge of two sorted streams: memory stays flat at any catalog size.
+ * A manifest out of order (not one of ours) falls back to a set of its keys.
+ */
+async function unlistedFiles(dir: string, sorted: boolean): Promise<string[]> {
+  const keyOf = (p: string) => relative(dir, p).split(sep).join('/');
+  const extra: string[] = [];
+  try {
+    if (!sorted) {
+      const listed = new Set<string>();
+      for await (const key of manifestKeys(join(dir, MANIFEST_FILE))) listed.add(key);
+      for await (const p of sortedWalk(join(dir, 'v1'))) if (!listed.has(keyOf(p))) extra.push(keyOf(p));
+      return extra;
+    }
+    const keys = manifestKeys(join(dir, MANIFEST_FILE));
+    let listed = await keys.next();
+    for await (const p of sortedWalk(join(dir, 'v1'))) {
+      const key = keyOf(p);
+      // Listed keys before this file are missing on disk: already reported by the hash check.
+      while (!listed.done && listed.value < key) listed = await keys.next();
+      if (!listed.done && listed.value === key) listed = await keys.next();
+      else extra.push(key);
+    }
+  } catch (err) {
+    // No v1 folder: every listed object was already reported missing.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return extra;
+}
+
+/** Objects hashed at once; the manifest is read only as fast as they finish (flat memory). */
+const HASH_CONCURRENCY = 16;
+const HASH_WINDOW = 1024;
 
 async function readSignature(dir: string): Promise<string | null> {
   try {
@@ -81,9 +130,11 @@ export async function verifySnapshotFolder(
   const signature = options.publicKey ? await checkFolderSignature(dir, options.publicKey) : null;
   const problems: string[] = [];
   let header: ManifestHeader | null = null;
-  const listed = new Set<string>();
-  const limit = pLimit(16);
-  const pending: Promise<void>[] = [];
+  let listedCount = 0;
+  let previousKey: string | null = null;
+  let sorted = true;
+  const limit = pLimit(HASH_CONCURRENCY);
+  let pending: Promise<void>[] = [];
   let checked = 0;
   const check = (what: string, path: string, sha256: string, size: number) =>
     limit(async () => {
@@ -103,23 +154,25 @@ export async function verifySnapshotFolder(
         continue;
       }
       const e = item as ManifestEntry;
-      listed.add(e.key);
+      listedCount++;
+      if (e.key === previousKey) problems.push(`${e.key}: listed twice in the manifest`);
+      if (previousKey !== null && e.key <= previousKey) sorted = false;
+      previousKey = e.key;
       pending.push(check(e.key, join(dir, e.key), e.sha256, e.size));
+      // Backpressure: without it a 5-million-object manifest queued every check at once and ran
+      // out of heap (seen at 1,000,000 cards, docs/benchmarks.md).
+      if (pending.length >= HASH_WINDOW) {
+        await Promise.all(pending);
+        pending = [];
+      }
     }
   } catch (err) {
     throw new CatalogError('verify_failed', `snapshot ${id}: the manifest cannot be read (${(err as Error).message})`);
   }
   await Promise.all(pending);
   if (header === null) throw new CatalogError('verify_failed', `snapshot ${id}: the manifest is empty`);
-  if (header.objects !== listed.size) problems.push(`manifest header says ${header.objects} objects, lists ${listed.size}`);
-  try {
-    for await (const p of walk(join(dir, 'v1'))) {
-      const key = relative(dir, p).split(sep).join('/');
-      if (!listed.has(key)) problems.push(`${key}: on disk but not in the manifest`);
-    }
-  } catch {
-    // no v1 folder: every listed object was already reported missing
-  }
+  if (header.objects !== listedCount) problems.push(`manifest header says ${header.objects} objects, lists ${listedCount}`);
+  for (const key of await unlistedFiles(dir, sorted)) problems.push(`${key}: on disk but not in the manifest`);
   problems.sort();
   return { snapshotId: id, checked, problems, signature, header };
 }
