@@ -42,6 +42,7 @@ import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
 import { checkWritten, publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
+import { createReuseQueue, type ReuseQueue } from './reuse-queue.js';
 import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
@@ -149,10 +150,15 @@ async function compileLocked(
   const snapshotId = newSnapshotId(now());
   const writer = createFsSnapshotWriter(options.out, snapshotId);
   mkdirSync(writer.dir, { recursive: true });
+  // Links of unchanged objects are made on a thread of their own (reuse-queue.ts); only a compile
+  // with a previous snapshot has any.
+  const reuse = createReuseQueue(options.out, writer, { thread: previous !== null && workers > 0 });
   try {
     const table = new ObjectTable(previous);
     const codeHash = rendererCodeHash();
-    const summaries = await renderEntities(catalog, source, { writer, previous, table, codeHash, workers, progress });
+    const summaries = await renderEntities(catalog, source, { writer, previous, table, codeHash, workers, progress, reuse });
+    // The bulk files read the new folder's card and figure objects: every link must exist first.
+    await reuse.drain();
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
@@ -170,8 +176,9 @@ async function compileLocked(
       const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
       try {
         progress.phase('aggregate documents', null);
-        const sink = createDocumentSink(writer, table, previous, codeHash);
+        const sink = createDocumentSink(writer, table, previous, codeHash, reuse);
         renderAggregates(catalog, summaries, summaries.range, sink, progress);
+        await reuse.drain();
         progress.phase('search index finish', null);
         // Every object is written by now. Their on-disk check (a stat each: ~4 s at 100,000 cards)
         // runs here, while the search worker finishes on the other core, instead of in publish
@@ -226,8 +233,12 @@ async function compileLocked(
       durationMs: Date.now() - started,
     };
   } catch (err) {
+    // Stop the link thread before the folder it writes into is removed.
+    await reuse.close();
     await rm(writer.dir, { recursive: true, force: true });
     throw err;
+  } finally {
+    await reuse.close();
   }
 }
 
@@ -238,6 +249,7 @@ interface EntityPhase {
   codeHash: string;
   workers: number;
   progress: ProgressSink;
+  reuse: ReuseQueue;
 }
 
 /**
@@ -301,11 +313,12 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
       // Unchanged inputs: link the previous objects instead of rendering and compressing again.
       for (const k of keys) {
         const o = prev.objects.get(k)!;
-        p.writer.reuseSync(prev.dir, k);
         p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input }, false);
       }
+      p.reuse.push(prev.dir, keys);
       reused++;
       if (reused % BATCH === 0) p.progress.advance(BATCH);
+      await p.reuse.ready();
       return;
     }
     batch.push(job);
@@ -323,6 +336,7 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
     await flush();
+    p.progress.advance(reused % BATCH);
     await pool.drain();
   } catch (err) {
     await pool.terminate();
