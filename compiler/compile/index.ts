@@ -157,16 +157,22 @@ async function compileLocked(
     const table = new ObjectTable(previous);
     const codeHash = rendererCodeHash();
     const summaries = await renderEntities(catalog, source, { writer, previous, table, codeHash, workers, progress, reuse });
-    // The bulk files read the new folder's card and figure objects: every link must exist first.
-    await reuse.drain();
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
     // The search index and the cards and figures bulk files build on their own threads while the
     // aggregates render here; the oracle, sets and changes bulk files follow once those exist.
+    // The cards and figures files read the new folder's objects, so every link must exist first: a
+    // compile without links (a full one) starts them now; an incremental one renders the aggregates
+    // while the reuse thread finishes its links, and starts them after (they are then mostly lines
+    // copied from the previous files).
     const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
-    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
-    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
+    const startEntityBulk = () => {
+      bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
+      bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
+    };
+    const entityBulkNow = reuse.idle;
+    if (entityBulkNow) startEntityBulk();
     let counts: ChangeCounts;
     let bulk: BulkFile[];
     let entries: ManifestEntry[];
@@ -179,6 +185,7 @@ async function compileLocked(
         const sink = createDocumentSink(writer, table, previous, codeHash, reuse);
         renderAggregates(catalog, summaries, summaries.range, sink, progress);
         await reuse.drain();
+        if (!entityBulkNow) startEntityBulk();
         progress.phase('search index finish', null);
         // Every object is written by now. Their on-disk check (a stat each: ~4 s at 100,000 cards)
         // runs here, while the search worker finishes on the other core, instead of in publish

@@ -31,6 +31,8 @@ import type { SnapshotWriter } from '../../snapshots/store/types.js';
 export interface ReuseQueue {
   /** Queues links of `keys` from `previousDir` into the new snapshot (made inline without a thread). */
   push(previousDir: string, keys: readonly string[]): void;
+  /** True when every pushed link exists already (nothing queued, nothing in flight). */
+  readonly idle: boolean;
   /** Resolves when the thread has room for more; at once while it keeps up. */
   ready(): Promise<void>;
   /** Resolves once every pushed link exists; rejects with the first failure. */
@@ -104,6 +106,9 @@ export function createReuseQueue(root: string, writer: SnapshotWriter, options: 
       for (const k of keys) batch.keys.push(k);
       if (batch.keys.length >= BATCH_KEYS) send();
     },
+    get idle() {
+      return batch === null && inFlight.size === 0 && failure === null;
+    },
     async ready() {
       if (failure) throw failure;
       if (inFlight.size < MAX_IN_FLIGHT) return;
@@ -133,6 +138,9 @@ function inlineQueue(writer: SnapshotWriter): ReuseQueue {
         failure = err as Error;
         throw err;
       }
+    },
+    get idle() {
+      return failure === null;
     },
     ready: check,
     drain: check,
