@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { CatalogError, isCatalogError } from '../snapshots/errors.js';
 import { processIO, type CliIO } from './io.js';
+import { systemError } from './system-errors.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerCompile } from './commands/compile.js';
 import { registerVerify } from './commands/verify.js';
@@ -51,9 +52,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       // Help and version end through exitOverride with code 0; usage errors were already printed.
       return err.exitCode === 0 ? 0 : 64;
     }
-    if (isCatalogError(err)) {
-      io.stderr.write(`catalog: ${err.message}\n`);
-      return err.exitCode;
+    const known = isCatalogError(err) ? err : systemError(err);
+    if (known !== null) {
+      io.stderr.write(`catalog: ${known.message}\n`);
+      return known.exitCode;
     }
     const wrapped = new CatalogError('internal', 'unexpected failure', {}, { cause: err });
     io.stderr.write(`catalog: ${wrapped.message}: ${(err as Error)?.message ?? String(err)}\n`);

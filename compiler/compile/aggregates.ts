@@ -62,12 +62,14 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     }
   }
 
+  // An oracle document is made from its printings alone (their records, sets and prices), so it is
+  // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts).
   for (const [oracleId, printings] of byOracle) {
-    const doc = renderOracle({
-      oracleId,
-      printings: printings.map((p) => ({ card: p.card, set: catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode))!, summary: p.summary })),
-    });
-    sink.put(oracleKey(oracleId), doc);
+    sink.putFromCards(oracleKey(oracleId), printings.map((p) => p.card.id), () =>
+      renderOracle({
+        oracleId,
+        printings: printings.map((p) => ({ card: p.card, set: catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode))!, summary: p.summary })),
+      }));
     progress.advance(1);
   }
 

@@ -27,6 +27,11 @@ export class ObjectTable {
     return this.entries.has(key);
   }
 
+  /** The entry recorded for `key`, if any. */
+  get(key: string): ManifestEntry | undefined {
+    return this.entries.get(key);
+  }
+
   /** Records an object; `written` is false when it was linked from the previous snapshot. */
   add(entry: ManifestEntry, written: boolean): void {
     if (this.entries.has(entry.key)) throw new Error(`two documents render to the same key: ${entry.key}`);

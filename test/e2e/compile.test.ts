@@ -15,6 +15,22 @@ import { currentId, manifestEntries, manifestHeader, readDoc } from '../helpers/
 
 let catalog: string;
 
+/** Adds `by` cents to the last price of the first price line of `cat` that `pick` accepts; returns that line's record. */
+function bumpLastPrice(cat: string, pick: (rec: { entity: string; id: string }) => boolean, by: number) {
+  const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
+  const idx = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l)));
+  const rec = JSON.parse(lines[idx]);
+  rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 0) + by;
+  lines[idx] = JSON.stringify(rec);
+  writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+  return rec;
+}
+
+/** The change list of the current snapshot. */
+function currentChanges(root: string): { key: string; change: string }[] {
+  return readFileSync(join(root, currentId(root)!, 'changes.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
 beforeAll(async () => {
   catalog = join(tempDir(), 'catalog');
   const r = await runCli(['generate', '--out', catalog, '--cards', '800', '--seed', '3']);
@@ -84,21 +100,49 @@ describe('catalog compile', () => {
     cpSync(catalog, cat, { recursive: true });
     const root = tempDir();
     expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
-    const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
-    const idx = lines.findIndex((l) => l.includes('"entity":"card"'));
-    const rec = JSON.parse(lines[idx]);
-    rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 0) + 12345;
-    lines[idx] = JSON.stringify(rec);
-    writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+    const rec = bumpLastPrice(cat, (r) => r.entity === 'card', 12345);
     const r = await runCli(['compile', '--source', cat, '--out', root]);
     expect(r.code, r.stderr).toBe(0);
-    const changes = readFileSync(join(root, currentId(root)!, 'changes.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const changes = currentChanges(root);
     const changedKeys = changes.map((c) => c.key);
     for (const range of ['30d', '3mo', '6mo', '12mo', 'all']) expect(changedKeys).toContain(`v1/cards/${rec.id}/${range}.json.gz`);
     const cardChanges = changedKeys.filter((k: string) => k.startsWith('v1/cards/'));
     expect(cardChanges).toHaveLength(5);
     expect(changes.every((c) => c.change === 'changed')).toBe(true);
     expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.marketCents).toBe(rec.usdCents[rec.usdCents.length - 1]);
+  });
+
+  it('when a printing changes then its oracle concept is rendered again and every other oracle document is re-used', async () => {
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+    const first = currentId(root)!;
+    const cardLines = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n');
+    const idx = cardLines.findIndex((l) => l.length > 0 && JSON.parse(l).oracleId !== null);
+    const card = JSON.parse(cardLines[idx]);
+    card.number = `${card.number}x`;
+    cardLines[idx] = JSON.stringify(card);
+    writeFileSync(join(cat, 'cards.ndjson'), cardLines.join('\n'));
+    // A price change of a card of another concept: its oracle document changes too, and only those two.
+    const cardsById = new Map(cardLines.filter((l) => l.length > 0).map((l) => JSON.parse(l)).map((c) => [c.id, c]));
+    const price = bumpLastPrice(cat, (r) => {
+      const c = cardsById.get(r.id);
+      return r.entity === 'card' && c && c.oracleId !== null && c.oracleId !== card.oracleId;
+    }, 4321);
+
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    const changes = currentChanges(root);
+    const oracleChanges = changes.map((c) => c.key).filter((k) => k.startsWith('v1/oracle/')).sort();
+    const pricedOracle = cardsById.get(price.id).oracleId;
+    expect(oracleChanges).toEqual([`v1/oracle/${card.oracleId}.json.gz`, `v1/oracle/${pricedOracle}.json.gz`].sort());
+    const doc = readDoc(root, `v1/oracle/${card.oracleId}.json.gz`);
+    expect(doc.data.printings.find((p: { id: string }) => p.id === card.id).number).toBe(card.number);
+    const priced = readDoc(root, `v1/oracle/${pricedOracle}.json.gz`);
+    expect(priced.data.printings.find((p: { id: string }) => p.id === price.id).marketCents).toBe(price.usdCents[price.usdCents.length - 1]);
+    expect(manifestHeader(root).previous).toBe(first);
+    expect(r.stdout).toMatch(/\(0 new, \d+ changed, \d+ unchanged, 0 removed\)/);
   });
 
   it('when a price series is marked synthetic then its card document, set page item and search result say so, and an observed one does not', async () => {
