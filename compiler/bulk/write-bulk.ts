@@ -169,7 +169,24 @@ function previousLines(path: string, expected: BulkFile) {
   };
 }
 
-async function* documentLines(job: BulkJob, dir: string, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
+/**
+ * The bytes of object `key` of the new snapshot. An unchanged object may not be linked into the new
+ * folder yet: the compile's reuse thread makes those links while the bulk files build
+ * (compiler/compile/reuse-queue.ts). Its bytes are the previous snapshot's object, so it is read
+ * from there instead, and accepted only if they hash to the new manifest's SHA-256.
+ */
+function readObject(dir: string, previousDir: string | null, key: string, sha256: string | undefined): Buffer {
+  try {
+    return readFileSync(join(dir, key));
+  } catch (err) {
+    if (previousDir === null || sha256 === undefined || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const bytes = readFileSync(join(previousDir, key));
+    if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw err;
+    return bytes;
+  }
+}
+
+async function* documentLines(job: BulkJob, dir: string, previousDir: string | null, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
   const keys = job.keys ?? [];
   const shas = job.shas ?? [];
   const before = reuse && job.previous ? job.previous : null;
@@ -192,7 +209,7 @@ async function* documentLines(job: BulkJob, dir: string, reuse: { path: string; 
           }
         }
       }
-      yield dataOf(gunzipSync(readFileSync(join(dir, key))).toString('utf8'), key) + '\n';
+      yield dataOf(gunzipSync(readObject(dir, previousDir, key, shas[i])).toString('utf8'), key) + '\n';
     }
     await prev?.finish();
   } finally {
@@ -200,9 +217,9 @@ async function* documentLines(job: BulkJob, dir: string, reuse: { path: string; 
   }
 }
 
-async function* linesOf(job: BulkJob, dir: string, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
+async function* linesOf(job: BulkJob, dir: string, previousDir: string | null, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
   if (job.lines) yield* job.lines;
-  else yield* documentLines(job, dir, reuse);
+  else yield* documentLines(job, dir, previousDir, reuse);
 }
 
 export async function previousBulk(previousDir: string | null): Promise<Map<string, BulkFile>> {
@@ -286,10 +303,10 @@ export async function buildBulkFile(job: BulkJob, dir: string, previousDir: stri
   const reuse = previousDir !== null && prev && prev.file === file ? { path: join(previousDir, prev.file), file: prev } : null;
   let written: { size: number; sha256: string };
   try {
-    written = await writeGzipLines(join(dir, file), linesOf(job, dir, reuse));
+    written = await writeGzipLines(join(dir, file), linesOf(job, dir, previousDir, reuse));
   } catch (err) {
     if (!(err instanceof StalePreviousBulk || (reuse && isMissing(err, reuse.path)))) throw err;
-    written = await writeGzipLines(join(dir, file), linesOf(job, dir, null));
+    written = await writeGzipLines(join(dir, file), linesOf(job, dir, previousDir, null));
   }
   return { name: job.name, file, count: job.count, size: written.size, sha256: written.sha256, input: job.input };
 }

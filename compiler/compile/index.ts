@@ -161,18 +161,12 @@ async function compileLocked(
     for (const r of rejects) progress.note(`skipped ${r}`);
 
     // The search index and the cards and figures bulk files build on their own threads while the
-    // aggregates render here; the oracle, sets and changes bulk files follow once those exist.
-    // The cards and figures files read the new folder's objects, so every link must exist first: a
-    // compile without links (a full one) starts them now; an incremental one renders the aggregates
-    // while the reuse thread finishes its links, and starts them after (they are then mostly lines
-    // copied from the previous files).
+    // aggregates render here (and the reuse thread finishes its links: the bulk files read an
+    // unchanged object from the previous folder when its link is not there yet, write-bulk.ts); the
+    // oracle, sets and changes bulk files follow once those exist.
     const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
-    const startEntityBulk = () => {
-      bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
-      bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
-    };
-    const entityBulkNow = reuse.idle;
-    if (entityBulkNow) startEntityBulk();
+    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
+    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
     let counts: ChangeCounts;
     let bulk: BulkFile[];
     let entries: ManifestEntry[];
@@ -185,7 +179,6 @@ async function compileLocked(
         const sink = createDocumentSink(writer, table, previous, codeHash, reuse);
         renderAggregates(catalog, summaries, summaries.range, sink, progress);
         await reuse.drain();
-        if (!entityBulkNow) startEntityBulk();
         progress.phase('search index finish', null);
         // Every object is written by now. Their on-disk check (a stat each: ~4 s at 100,000 cards)
         // runs here, while the search worker finishes on the other core, instead of in publish

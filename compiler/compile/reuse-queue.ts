@@ -10,8 +10,9 @@
  *
  * `push` never blocks; `ready()` hands the caller a promise to await only when too many links are
  * waiting (memory stays bounded at any catalog size). `drain()` resolves once every pushed link
- * exists, and throws the first failure: the compile drains before anything reads the new folder
- * (the bulk files) and before it checks and publishes it.
+ * exists, and throws the first failure: the compile drains before it checks and publishes the new
+ * folder. The bulk files, built meanwhile, read an unchanged object whose link is not made yet from
+ * the previous folder (compiler/bulk/write-bulk.ts).
  *
  * With `thread: false` (or when running from TypeScript sources, e.g. under vitest) the links are
  * made inline by `push`, exactly as before.
@@ -31,8 +32,6 @@ import type { SnapshotWriter } from '../../snapshots/store/types.js';
 export interface ReuseQueue {
   /** Queues links of `keys` from `previousDir` into the new snapshot (made inline without a thread). */
   push(previousDir: string, keys: readonly string[]): void;
-  /** True when every pushed link exists already (nothing queued, nothing in flight). */
-  readonly idle: boolean;
   /** Resolves when the thread has room for more; at once while it keeps up. */
   ready(): Promise<void>;
   /** Resolves once every pushed link exists; rejects with the first failure. */
@@ -106,9 +105,6 @@ export function createReuseQueue(root: string, writer: SnapshotWriter, options: 
       for (const k of keys) batch.keys.push(k);
       if (batch.keys.length >= BATCH_KEYS) send();
     },
-    get idle() {
-      return batch === null && inFlight.size === 0 && failure === null;
-    },
     async ready() {
       if (failure) throw failure;
       if (inFlight.size < MAX_IN_FLIGHT) return;
@@ -138,9 +134,6 @@ function inlineQueue(writer: SnapshotWriter): ReuseQueue {
         failure = err as Error;
         throw err;
       }
-    },
-    get idle() {
-      return failure === null;
     },
     ready: check,
     drain: check,

@@ -83,4 +83,25 @@ describe('bulk lines re-used from the previous snapshot', () => {
       expect(existsSync(join(dir, `${file.file}.tmp`))).toBe(false);
     });
   }
+
+  it('when the previous file is not trusted and an unchanged object is not linked yet then its bytes come from the previous folder', async () => {
+    const prev = await previousSnapshot();
+    rmSync(join(prev.dir, prev.file.file));
+    const dir = tmp();
+    // a-1 and d-4 are unchanged and their links not made yet (the compile's reuse thread is behind).
+    const entries = writeCards(dir, after, ['a-1', 'd-4']);
+    const file = await buildBulkFile(documentJob('cards', entries, objectsOf(prev.entries)), dir, prev.dir, new Map([['cards', prev.file]]));
+    expect(readFileSync(join(dir, file.file)).equals(await freshBuild())).toBe(true);
+  });
+
+  it('when an object is missing from the new folder and differs in the previous one then the build fails instead of using it', async () => {
+    const prev = await previousSnapshot();
+    rmSync(join(prev.dir, prev.file.file));
+    const dir = tmp();
+    // b-2 changed (250 now, 200 before) and its new object is missing: the previous bytes do not hash to the new entry.
+    const entries = writeCards(dir, after, ['b-2']);
+    await expect(
+      buildBulkFile(documentJob('cards', entries, objectsOf(prev.entries)), dir, prev.dir, new Map([['cards', prev.file]])),
+    ).rejects.toThrow(/ENOENT.*b-2/);
+  });
 });
