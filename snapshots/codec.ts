@@ -68,7 +68,7 @@ const NOT_NATIVE = Symbol('not native');
 /**
  * `value` itself when every object in it already has its keys in sorted order, otherwise a copy in
  * which every object does: JSON.stringify then writes it exactly as `canonical` would, in one native
- * call (about 25% less time on card documents, more on list pages; docs/benchmarks.md). Objects are
+ * call (about 25% less time on card documents than the string builder; docs/benchmarks.md). Objects are
  * only copied where their keys are out of order, and `memo` maps a shared object to its sorted form
  * once (stableJsonShared).
  *
@@ -124,7 +124,7 @@ function inOrder(value: unknown, memo: WeakMap<object, unknown> | null): unknown
 /**
  * JSON with object keys in sorted order at every depth: byte-identical for equal values whatever
  * order their keys were built in. Same output as fast-json-stable-stringify (checked in
- * test/snapshots/codec.test.ts), several times faster on card documents (docs/benchmarks.md).
+ * test/snapshots/codec.test.ts), 1.5-2 times faster on card documents (`npm run bench:json`).
  *
  * @example stableJson({ b: 1, a: [2, { d: 3, c: 4 }] })  // '{"a":[2,{"c":4,"d":3}],"b":1}'
  */

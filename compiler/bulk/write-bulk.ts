@@ -26,7 +26,7 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { constants, createGunzip, createGzip, gunzipSync } from 'node:zlib';
-import { GZIP_LEVEL, stableJson } from '../../snapshots/codec.js';
+import { GZIP_LEVEL, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import { BULK_DIR, MANIFEST_FILE } from '../../snapshots/keys.js';
 import { readManifestHeader, type BulkFile, type ChangeEntry, type ManifestEntry } from '../../snapshots/manifest.js';
 import type { SetRecord } from '../../snapshots/records.js';
@@ -181,7 +181,7 @@ function readObject(dir: string, previousDir: string | null, key: string, sha256
   } catch (err) {
     if (previousDir === null || sha256 === undefined || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     const bytes = readFileSync(join(previousDir, key));
-    if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw err;
+    if (sha256Hex(bytes) !== sha256) throw err;
     return bytes;
   }
 }

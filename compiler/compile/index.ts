@@ -178,7 +178,9 @@ async function compileLocked(
         progress.phase('aggregate documents', null);
         const sink = createDocumentSink(writer, table, previous, codeHash, reuse);
         renderAggregates(catalog, summaries, summaries.range, sink, progress);
+        // Nothing is linked after the aggregates: wait for the last links and stop the thread.
         await reuse.drain();
+        await reuse.close();
         progress.phase('search index finish', null);
         // Every object is written by now. Their on-disk check (a stat each: ~4 s at 100,000 cards)
         // runs here, while the search worker finishes on the other core, instead of in publish
@@ -233,12 +235,10 @@ async function compileLocked(
       durationMs: Date.now() - started,
     };
   } catch (err) {
-    // Stop the link thread before the folder it writes into is removed.
+    // Stop the link thread (if a failure came before the drain) before its folder is removed.
     await reuse.close();
     await rm(writer.dir, { recursive: true, force: true });
     throw err;
-  } finally {
-    await reuse.close();
   }
 }
 

@@ -106,8 +106,6 @@ export function createReuseQueue(root: string, writer: SnapshotWriter, options: 
       if (batch.keys.length >= BATCH_KEYS) send();
     },
     async ready() {
-      if (failure) throw failure;
-      if (inFlight.size < MAX_IN_FLIGHT) return;
       await waitUntil(() => inFlight.size < MAX_IN_FLIGHT);
     },
     async drain() {
