@@ -15,7 +15,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { existsSync, linkSync, copyFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { sha256Hex } from '../snapshots/codec.js';
@@ -29,6 +29,7 @@ import { createMirrorClient, type MirrorClient } from './client.js';
 import type { Clock } from './rate-gate.js';
 import { ETAG_MAP_FILE, uriOfKey, writeEtagMap } from './etag-map.js';
 import { PARTIAL_DIR, openMirrorTarget } from './target.js';
+import { makeDirs } from '../snapshots/store/make-dirs.js';
 
 export interface MirrorProgress {
   phase(name: string, total: number | null): void;
@@ -156,7 +157,7 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
 
   const pin = `snapshot=${encodeURIComponent(id)}`;
   const staging = join(o.to, PARTIAL_DIR, id);
-  await mkdir(staging, { recursive: true });
+  await makeDirs(staging);
 
   progress.phase('manifest', null);
   await writeFile(join(staging, MANIFEST_FILE), await client.getBytes(`/v1/snapshot/manifest?${pin}`));
@@ -238,7 +239,7 @@ async function syncObjects(
   const ensureDir = async (path: string) => {
     const d = dirname(path);
     if (dirs.has(d)) return;
-    await mkdir(d, { recursive: true });
+    await makeDirs(d);
     dirs.add(d);
   };
   await Promise.all(entries.map((e) => limit(async () => {
@@ -286,7 +287,7 @@ async function syncBulk(
   progress.phase('bulk files', bulk.length);
   for (const b of bulk) {
     const path = join(staging, b.file);
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirs(dirname(path));
     const before = known?.bulk.get(b.file);
     if ((await sizeOf(path)) !== b.size && before?.sha256 === b.sha256) {
       await rm(path, { force: true });

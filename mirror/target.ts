@@ -4,9 +4,10 @@
  * verified survives an interruption). A folder that exists, is not empty and has no marker is not
  * a mirror: the command refuses to write into it rather than mix files into someone else's data.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatalogError } from '../snapshots/errors.js';
+import { makeDirsSync } from '../snapshots/store/make-dirs.js';
 
 export const MIRROR_MARKER = 'catalog-mirror.json';
 export const PARTIAL_DIR = '.partial';
@@ -23,7 +24,7 @@ export function openMirrorTarget(dir: string, origin: string): void {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    mkdirSync(dir, { recursive: true });
+    makeDirsSync(dir);
     isDir = true;
   }
   if (!isDir) throw new CatalogError('usage', `--to ${dir} is a file, not a mirror folder`, { option: 'to' });

@@ -4,12 +4,13 @@
  * (and what `catalog serve --public-key` publishes). Existing files are never overwritten: replacing
  * a signing key is a decision partners must hear about.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { generateSigningKeys, keyFingerprint } from '../../snapshots/signature.js';
+import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 
 export const PRIVATE_KEY_FILE = 'signing-key.pem';
 export const PUBLIC_KEY_FILE = 'signing-key.pub.pem';
@@ -37,7 +38,7 @@ export function registerSigning(program: Command, io: CliIO): void {
     .description(`make a signing key pair: <dir>/${PRIVATE_KEY_FILE} (mode 0600) and <dir>/${PUBLIC_KEY_FILE}`)
     .requiredOption('--out <dir>', 'folder for the two key files (created if missing)')
     .action((opts: { out: string }) => {
-      mkdirSync(opts.out, { recursive: true });
+      makeDirsSync(opts.out);
       const keys = generateSigningKeys();
       const privatePath = join(opts.out, PRIVATE_KEY_FILE);
       const publicPath = join(opts.out, PUBLIC_KEY_FILE);

@@ -21,7 +21,7 @@
  *   file  // { name: 'cards', file: 'bulk/cards.ndjson.gz', count: 5000, size, sha256, input }
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, createWriteStream, linkSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { GZIP_LEVEL, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import { BULK_DIR, MANIFEST_FILE } from '../../snapshots/keys.js';
 import { readManifestHeader, type BulkFile, type ChangeEntry, type ManifestEntry } from '../../snapshots/manifest.js';
 import type { SetRecord } from '../../snapshots/records.js';
+import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -286,7 +287,7 @@ function linkOrCopy(from: string, to: string): void {
  * fingerprint is the same (equal inputs give equal bytes, so nothing is lost by not rebuilding).
  */
 export async function buildBulkFile(job: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
-  mkdirSync(join(dir, BULK_DIR), { recursive: true });
+  makeDirsSync(join(dir, BULK_DIR));
   const file = bulkFileOf(job.name);
   const prev = previous.get(job.name);
   if (previousDir !== null && prev && prev.input === job.input && prev.file === file) {

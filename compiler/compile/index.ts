@@ -11,7 +11,6 @@
  *   const summary = await compileSnapshot({ source: 'data/catalog', out: 'data/snapshots' });
  *   summary.snapshotId  // '20261122T020000Z-1a2b3c4d'
  */
-import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -46,6 +45,7 @@ import { createReuseQueue, type ReuseQueue } from './reuse-queue.js';
 import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
+import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -128,7 +128,7 @@ async function compileFrom(
     },
   });
 
-  mkdirSync(options.out, { recursive: true });
+  makeDirsSync(options.out);
   const lock = acquireCompileLock(options.out);
   try {
     return await compileLocked(catalog, source, options, { keep, maxRejects, workers, progress, now, started });
@@ -149,7 +149,7 @@ async function compileLocked(
   const previous = await loadPreviousSnapshot(options.out);
   const snapshotId = newSnapshotId(now());
   const writer = createFsSnapshotWriter(options.out, snapshotId);
-  mkdirSync(writer.dir, { recursive: true });
+  makeDirsSync(writer.dir);
   // Links of unchanged objects are made on a thread of their own (reuse-queue.ts); only a compile
   // with a previous snapshot has any.
   const reuse = createReuseQueue(options.out, writer, { thread: previous !== null && workers > 0 });

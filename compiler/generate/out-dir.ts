@@ -2,10 +2,11 @@
  * Prepares the output folder: created when missing; a non-empty folder is refused unless forced, so
  * a typo in --out never overwrites someone's data.
  */
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogError } from '../../snapshots/errors.js';
 import { META_FILE } from '../../snapshots/records.js';
+import { makeDirs } from '../../snapshots/store/make-dirs.js';
 
 export async function prepareOutDir(out: string, force: boolean): Promise<void> {
   const info = await stat(out).catch((err: NodeJS.ErrnoException) => {
@@ -14,7 +15,7 @@ export async function prepareOutDir(out: string, force: boolean): Promise<void> 
   });
   if (info !== null && !info.isDirectory()) throw new CatalogError('usage', `--out ${out} is a file, not a folder`);
   if (info === null) {
-    await mkdir(out, { recursive: true }).catch((err: Error) => {
+    await makeDirs(out).catch((err: Error) => {
       throw new CatalogError('io', `cannot create ${out}: ${err.message}`, { path: out }, { cause: err });
     });
     return;

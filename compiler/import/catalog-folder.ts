@@ -20,7 +20,7 @@
  *   folder.addPricePoint('card', 'base1-4', '2025-02-08', 45000);
  *   const totals = await folder.write({ syntheticSeed: null });
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogError } from '../../snapshots/errors.js';
 import {
@@ -40,6 +40,7 @@ import { parseMeta } from '../source/meta.js';
 import { parseRecord } from '../source/validate.js';
 import type { FolderTotals } from './report.js';
 import { syntheticSeries } from './synthetic-prices.js';
+import { makeDirs } from '../../snapshots/store/make-dirs.js';
 
 /** A card as an importer gives it: everything but the catalog's own bookkeeping. */
 export type CardInput = Omit<CardRecord, 'addedAt' | 'watchers'> & Record<string, unknown>;
@@ -176,7 +177,7 @@ export async function openCatalogFolder(dir: string, options: { asOf: string }):
         for (const f of figures.values()) if (unpriced('figure', f.id)) stored.push(syntheticSeries(syntheticSeed, 'figure', f.id, asOf));
       }
       const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-      await mkdir(dir, { recursive: true });
+      await makeDirs(dir);
       await writeAll(dir, [
         ['sets', [...sets.values()].sort((a, b) => byText(a.game, b.game) || byText(a.code, b.code))],
         ['cards', [...cards.values()].sort((a, b) => byText(a.game, b.game) || byText(a.setCode, b.setCode) || byText(a.id, b.id))],

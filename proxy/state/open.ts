@@ -9,11 +9,11 @@
  *   const keys = createKeyStore(state);
  *   state.close();
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 
 /** Size the WAL file is cut back to when it restarts (SQLite's journal_size_limit). */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -46,7 +46,7 @@ export function openStateDb(file: string, options: OpenStateOptions = {}): State
   }
   let sqlite: Database.Database;
   try {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') makeDirsSync(dirname(file));
     sqlite = new Database(file);
   } catch (err) {
     throw new CatalogError('io', `cannot open the state file ${file}: ${(err as Error).message}`, {}, { cause: err });

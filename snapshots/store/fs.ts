@@ -6,14 +6,15 @@
  *   const snap = await source.current();               // null before the first publish
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
-import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { writeFile, mkdir, readdir, rm, unlink, stat, readFile } from 'node:fs/promises';
+import { copyFileSync, linkSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { writeFile, readdir, rm, unlink, stat, readFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { MANIFEST_FILE, SEARCH_DB_FILE } from '../keys.js';
 import type { SnapshotFile, SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
 import { isSnapshotId, readCurrentId } from './pointer.js';
+import { makeDirs, makeDirsSync } from './make-dirs.js';
 
 export function createFsSnapshotReader(root: string, id: string): SnapshotReader {
   const dir = join(root, id);
@@ -88,7 +89,7 @@ export function createFsSnapshotWriter(root: string, id: string): SnapshotWriter
   const ensureDirSync = (path: string) => {
     const d = dirname(path);
     if (madeDirs.has(d)) return;
-    mkdirSync(d, { recursive: true });
+    makeDirsSync(d);
     madeDirs.add(d);
   };
   return {
@@ -98,7 +99,7 @@ export function createFsSnapshotWriter(root: string, id: string): SnapshotWriter
       const path = join(dir, key);
       const d = dirname(path);
       if (!madeDirs.has(d)) {
-        await mkdir(d, { recursive: true });
+        await makeDirs(d);
         madeDirs.add(d);
       }
       await writeFile(path, bytes);
@@ -121,7 +122,7 @@ export function createFsSnapshotWriter(root: string, id: string): SnapshotWriter
     },
     async writeFile(name, content) {
       const path = join(dir, name);
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirs(dirname(path));
       if (typeof content === 'string' || Buffer.isBuffer(content)) {
         await writeFile(path, content);
         return;

@@ -3,6 +3,7 @@
  * exit 74 and a message that says what to do, never "unexpected failure" (exit 70).
  */
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { systemError } from '../../cli/system-errors.js';
@@ -38,5 +39,19 @@ describe('system errors', () => {
     expect(r.code).toBe(74);
     expect(r.stderr).toMatch(new RegExp(`catalog: (operation not permitted|permission denied|read-only file system) at ${out};`));
     expect(r.stderr).not.toMatch(/unexpected failure/);
+  });
+
+  // Node's own recursive mkdir never returns on such a path (snapshots/store/make-dirs.ts); the
+  // timeout turns a regression into a failure instead of a stalled suite.
+  it.skipIf(!existsSync('/proc/self'))('when --out is under /proc then compile and generate exit 74 at once instead of hanging', async () => {
+    const src = join(tempDir(), 'catalog');
+    expect((await runCli(['generate', '--out', src, '--cards', '20'])).code).toBe(0);
+    const out = `/proc/catalog-test-${process.pid}/snapshots`;
+    for (const args of [['compile', '--source', src, '--out', out], ['generate', '--out', out, '--cards', '20']]) {
+      const r = await runCli(args, { timeoutMs: 30_000 });
+      expect(r.signal).toBeNull();
+      expect(r.code).toBe(74);
+      expect(r.stderr).toContain(`cannot create the folder /proc/catalog-test-${process.pid}: /proc exists but does not accept new folders`);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCES = ['proxy/limits/counter.ts', 'proxy/state/open.ts', 'proxy/state/migrations.ts', 'proxy/tiers.ts', 'snapshots/errors.ts'];
+const SOURCES = ['proxy/limits/counter.ts', 'proxy/state/open.ts', 'proxy/state/migrations.ts', 'proxy/tiers.ts', 'snapshots/errors.ts', 'snapshots/store/make-dirs.ts'];
 
 const CHILD = `
 import { openStateDb } from './proxy/state/open.js';
