@@ -7,7 +7,8 @@
  *
  * @example
  *   makeDirsSync('/srv/snapshots/20261124T000000Z-1a2b3c4d/v1/cards/x') // creates what is missing
- *   makeDirsSync('/proc/x') // throws CatalogError io: cannot create the folder /proc/x: ...
+ *   makeDirsSync('/proc/x')          // throws CatalogError io: cannot create the folder /proc/x: ...
+ *   makeDirsSync('/etc/hosts/x')     // throws CatalogError io: ... /etc/hosts is a file, not a folder; ...
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
@@ -16,12 +17,36 @@ import { CatalogError } from '../errors.js';
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code;
 
+/** false for a missing path and for one that runs through a file (stat's ENOTDIR). */
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
 function refused(path: string): CatalogError {
   return new CatalogError(
     'io',
     `cannot create the folder ${path}: ${dirname(path)} exists but does not accept new folders (a virtual file system such as /proc?); choose a folder on a disk`,
     { path },
   );
+}
+
+/**
+ * A file where a folder must be (EEXIST: `path` itself; ENOTDIR: one of its parents) is named in an
+ * io error; any other error is passed on as it is (the CLI maps ENOSPC, EACCES and the like).
+ */
+function fileInTheWay(path: string, code: string | undefined, err: unknown): unknown {
+  let file: string | null = code === 'EEXIST' ? path : null;
+  if (code === 'ENOTDIR') {
+    for (let p = dirname(path); file === null && p !== dirname(p); p = dirname(p)) {
+      if (isFile(p)) file = p;
+    }
+  }
+  if (file === null) return err;
+  return new CatalogError('io', `cannot create the folder ${path}: ${file} is a file, not a folder; choose another folder`, { path }, { cause: err });
 }
 
 /** Creates `path` and any missing parents; an existing folder (or a link to one) is fine. */
@@ -56,7 +81,7 @@ function tryMkdirSync(path: string): boolean {
     const code = codeOf(err);
     if (code === 'ENOENT') return false;
     if (code === 'EEXIST' && statSync(path).isDirectory()) return true;
-    throw err;
+    throw fileInTheWay(path, code, err);
   }
 }
 
@@ -68,6 +93,6 @@ async function tryMkdir(path: string): Promise<boolean> {
     const code = codeOf(err);
     if (code === 'ENOENT') return false;
     if (code === 'EEXIST' && (await stat(path)).isDirectory()) return true;
-    throw err;
+    throw fileInTheWay(path, code, err);
   }
 }

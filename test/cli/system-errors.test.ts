@@ -3,7 +3,7 @@
  * exit 74 and a message that says what to do, never "unexpected failure" (exit 70).
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { systemError } from '../../cli/system-errors.js';
@@ -39,6 +39,20 @@ describe('system errors', () => {
     expect(r.code).toBe(74);
     expect(r.stderr).toMatch(new RegExp(`catalog: (operation not permitted|permission denied|read-only file system) at ${out};`));
     expect(r.stderr).not.toMatch(/unexpected failure/);
+  });
+
+  it('when --out is a file, or inside one, then compile exits 74 naming the file, not as an unexpected failure', async () => {
+    const dir = tempDir();
+    const src = join(dir, 'catalog');
+    expect((await runCli(['generate', '--out', src, '--cards', '20'])).code).toBe(0);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    for (const out of [file, join(file, 'snapshots')]) {
+      const r = await runCli(['compile', '--source', src, '--out', out]);
+      expect(r.code).toBe(74);
+      expect(r.stderr).toContain(`: ${file} is a file, not a folder; choose another folder`);
+      expect(r.stderr).not.toMatch(/unexpected failure/);
+    }
   });
 
   // Node's own recursive mkdir never returns on such a path (snapshots/store/make-dirs.ts); the

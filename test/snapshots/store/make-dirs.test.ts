@@ -30,11 +30,19 @@ describe.each(variants)('%s', (_name, make) => {
     expect(statSync(join(root, 'a', 'b', 'd')).isDirectory()).toBe(true);
   });
 
-  it('when a file is in the way then it throws the system error (EEXIST at the end, ENOTDIR inside)', async () => {
+  it('when a file is in the way (the folder itself or a parent) then it throws an io error naming that file', async () => {
     const root = tempDir();
-    writeFileSync(join(root, 'file'), 'x');
-    await expect(make(join(root, 'file'))).rejects.toMatchObject({ code: 'EEXIST' });
-    await expect(make(join(root, 'file', 'sub', 'deeper'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    const file = join(root, 'file');
+    writeFileSync(file, 'x');
+    await expect(make(file)).rejects.toMatchObject({
+      code: 'io',
+      message: `cannot create the folder ${file}: ${file} is a file, not a folder; choose another folder`,
+    });
+    const deeper = join(file, 'sub', 'deeper');
+    await expect(make(deeper)).rejects.toMatchObject({
+      code: 'io',
+      message: `cannot create the folder ${deeper}: ${file} is a file, not a folder; choose another folder`,
+    });
   });
 
   it.skipIf(!hasProc)('when the parent exists but refuses new folders (/proc) then it fails at once with an io error naming the folder', async () => {
