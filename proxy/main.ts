@@ -18,6 +18,7 @@
  *   console.log(server.url);  await server.closed;
  */
 import cluster, { type Worker } from 'node:cluster';
+import { statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -119,6 +120,8 @@ function checkOptions(o: ServerOptions): void {
   }
   if (o.adminHost !== undefined && o.adminHost.length === 0) throw usage('--admin-host must not be empty', 'admin-host');
   if (o.snapshots.length === 0) throw usage('--snapshots must name the snapshot root', 'snapshots');
+  // A root that does not exist yet is fine (503 until the first compile publishes); a file never becomes one.
+  if (statSync(o.snapshots, { throwIfNoEntry: false })?.isFile()) throw usage(`--snapshots ${o.snapshots} is a file, not a snapshot root folder`, 'snapshots');
   if (o.state.length === 0) throw usage('--state must name the state file', 'state');
   const t = o.timeouts ?? {};
   for (const [name, value] of Object.entries(t)) {

@@ -24,7 +24,9 @@ export async function readCurrentId(root: string): Promise<string | null> {
     const target = await readlink(join(root, CURRENT_POINTER));
     return isSnapshotId(target) ? target : null;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // No pointer, or a root that is not a folder at all: nothing is published there.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
   }
 }

@@ -284,9 +284,14 @@ describe('catalog verify', () => {
     expect(stray.stderr).toContain('v1/stray.json.gz');
   });
 
-  it('fails with a clear message when nothing is published', async () => {
+  it('fails with a clear message when nothing is published, also when the root is a file', async () => {
     const r = await runCli(['verify', tempDir()]);
     expect(r.code).toBe(66);
     expect(r.stderr).toMatch(/no snapshot is published/);
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'x');
+    const f = await runCli(['verify', file]);
+    expect(f.code).toBe(66);
+    expect(f.stderr).toContain(`no snapshot is published under ${file}`);
   });
 });

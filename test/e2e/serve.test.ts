@@ -3,7 +3,7 @@
  * cluster workers, a key minted through `catalog keys mint --json`, real HTTP, then SIGTERM.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -108,5 +108,13 @@ describe('catalog serve --workers 2', () => {
     const r = runCli(['serve', '--snapshots', join(dir, 'snapshots'), '--state', join(dir, 'state.sqlite'), '--port', 'eighty']);
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('--port');
+  });
+
+  it('when --snapshots names a file then it exits with the usage code instead of serving 503s', () => {
+    const file = join(dir, 'not-a-root');
+    writeFileSync(file, 'x');
+    const r = runCli(['serve', '--snapshots', file, '--state', join(dir, 'state.sqlite'), '--port', '0']);
+    expect(r.status).toBe(64);
+    expect(r.stderr).toContain(`--snapshots ${file} is a file, not a snapshot root folder`);
   });
 });
