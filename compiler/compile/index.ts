@@ -117,20 +117,21 @@ async function compileFrom(
   o: { keep: number; maxRejects: number; workers: number; progress: ProgressSink; now: () => Date; started: number },
 ): Promise<CompileSummary> {
   const { keep, maxRejects, workers, progress, now, started } = o;
-  progress.phase('read catalog', null);
-  const seenLines = new Map<string, number>();
-  const catalog = await loadCatalog(source, {
-    maxRejects,
-    // The loader reports a running count per file; the progress line wants increments.
-    onProgress: (kind, lines) => {
-      progress.advance(lines - (seenLines.get(kind) ?? 0));
-      seenLines.set(kind, lines);
-    },
-  });
-
+  // The output root is made and locked before the catalog is read (23 s at a million cards), so a
+  // bad --out or a compile already running fails at once.
   makeDirsSync(options.out);
   const lock = acquireCompileLock(options.out);
   try {
+    progress.phase('read catalog', null);
+    const seenLines = new Map<string, number>();
+    const catalog = await loadCatalog(source, {
+      maxRejects,
+      // The loader reports a running count per file; the progress line wants increments.
+      onProgress: (kind, lines) => {
+        progress.advance(lines - (seenLines.get(kind) ?? 0));
+        seenLines.set(kind, lines);
+      },
+    });
     return await compileLocked(catalog, source, options, { keep, maxRejects, workers, progress, now, started });
   } finally {
     lock.release();
