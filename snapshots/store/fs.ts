@@ -6,8 +6,8 @@
  *   const snap = await source.current();               // null before the first publish
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
-import { copyFileSync, linkSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { writeFile, readdir, rm, unlink, stat, readFile } from 'node:fs/promises';
+import { copyFileSync, linkSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, existsSync, type Dirent } from 'node:fs';
+import { writeFile, readdir, unlink, stat, readFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
@@ -165,8 +165,45 @@ export async function pruneSnapshots(root: string, keep: number, except: string[
     // reader treats as incomplete (never published, removed by the next compile), instead of a
     // folder that claims to be complete while objects are missing from it.
     await unlink(join(root, s.id, MANIFEST_FILE)).catch(() => undefined);
-    await rm(join(root, s.id), { recursive: true, force: true });
+    removeTreeSync(join(root, s.id));
     removed.push(s.id);
   }
   return removed;
+}
+
+const ignoreMissing = (err: unknown) => {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+};
+
+/**
+ * Deletes a folder tree with one system call at a time. A snapshot is ~540,000 files at 100,000
+ * cards; `fs.promises.rm` spreads the unlinks over the thread pool, where they contend in the file
+ * system and took twice the CPU for the same wall time (docs/benchmarks.md, "Pruning"): CPU that a
+ * proxy serving on the same host would rather have. Only the CLI prunes, after publishing, so
+ * nothing waits on this event loop meanwhile.
+ */
+export function removeTreeSync(dir: string): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    ignoreMissing(err);
+    return;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) removeTreeSync(path);
+    else {
+      try {
+        unlinkSync(path);
+      } catch (err) {
+        ignoreMissing(err);
+      }
+    }
+  }
+  try {
+    rmdirSync(dir);
+  } catch (err) {
+    ignoreMissing(err);
+  }
 }

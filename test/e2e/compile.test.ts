@@ -261,8 +261,16 @@ describe('catalog compile', () => {
 
   it('keeps only the last N snapshots', async () => {
     const root = tempDir();
-    for (let i = 0; i < 3; i++) expect((await runCli(['compile', '--source', catalog, '--out', root, '--keep', '2'])).code).toBe(0);
-    expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n))).toHaveLength(2);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect((await runCli(['compile', '--source', catalog, '--out', root, '--keep', '2'])).code).toBe(0);
+      ids.push(currentId(root)!);
+    }
+    expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n)).sort()).toEqual(ids.slice(1));
+    // The pruned folder shared its objects with the kept ones (hard links): they are all still whole.
+    const verify = await runCli(['verify', root]);
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/objects verified/);
   });
 });
 
