@@ -125,7 +125,9 @@ describe('startServer (one process, real sockets)', () => {
   it('a port already taken is reported, not thrown as a stack', async () => {
     const first = await start();
     const port = Number(new URL(first.url).port);
-    await expect(start({ port })).rejects.toThrow(/cannot listen on http:\/\/127\.0\.0\.1:[0-9]+: EADDRINUSE/);
+    await expect(start({ port })).rejects.toThrow(
+      /cannot listen on http:\/\/127\.0\.0\.1:[0-9]+: EADDRINUSE \(the port is taken by another process; stop it or choose another port \(0 = any free port\)\)/,
+    );
     await first.stop();
   });
 });
