@@ -1,5 +1,5 @@
 /**
- * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/main.ts does), so
+ * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/serve-in-process.ts does), so
  * tests drive it in-process with `app.request(...)`.
  *
  * Middleware order, and why:
@@ -62,7 +62,7 @@ export interface AppDeps {
   logger?: ProxyLogger;
   /** Upper bound of the catalog routes' object cache, in bytes. */
   cacheBytes?: number;
-  /** Open search indexes (default: a cache owned by the app, never closed; main.ts passes its own and closes it on stop). */
+  /** Open search indexes (default: a cache owned by the app, never closed; serve-in-process.ts passes its own and closes it on stop). */
   searchIndexes?: SearchIndexCache;
   /** Ed25519 public key published at /v1/snapshot/public-key (none when absent). */
   publicKey?: KeyObject | null;
