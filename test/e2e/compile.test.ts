@@ -202,6 +202,25 @@ describe('catalog compile', () => {
     expect(currentId(root)).not.toBeNull();
   });
 
+  it('when a price line near the end is broken then the compile fails naming it and removes its half-written folder', async () => {
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
+    const before = currentId(root)!;
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    // Price lines are read during the entity phase, so the objects of every card before it are
+    // already written into the new folder when this one is met.
+    const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
+    const last = lines.findLastIndex((l) => l.includes('"entity":"card"'));
+    lines[last] = lines[last].replace(/"usdCents":\[/, '"usdCents":["x",');
+    writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain(`prices.ndjson:${last + 1}:`);
+    expect(currentId(root)).toBe(before);
+    expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n))).toEqual([before]);
+  });
+
   it('when a compile is killed part-way then current still names the previous complete snapshot', async () => {
     const root = tempDir();
     expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
