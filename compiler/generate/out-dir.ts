@@ -4,7 +4,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CatalogError } from '../../snapshots/errors.js';
+import { CatalogError, isCatalogError } from '../../snapshots/errors.js';
 import { META_FILE } from '../../snapshots/records.js';
 import { makeDirs } from '../../snapshots/store/make-dirs.js';
 
@@ -16,7 +16,8 @@ export async function prepareOutDir(out: string, force: boolean): Promise<void> 
   if (info !== null && !info.isDirectory()) throw new CatalogError('usage', `--out ${out} is a file, not a folder`);
   if (info === null) {
     await makeDirs(out).catch((err: Error) => {
-      throw new CatalogError('io', `cannot create ${out}: ${err.message}`, { path: out }, { cause: err });
+      // makeDirs already names the folder and what to do; only a raw system error needs the context.
+      throw isCatalogError(err) ? err : new CatalogError('io', `cannot create ${out}: ${err.message}`, { path: out }, { cause: err });
     });
     return;
   }
