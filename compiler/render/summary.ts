@@ -11,19 +11,28 @@ import { laterOf } from './as-of.js';
 import { publicUsersById, publishedBinders } from './privacy.js';
 import type { CatalogIndex } from './summaries.js';
 
-export interface GameCounts {
-  sets: number;
-  cards: number;
-  pricedCards: number;
-  /** Distinct oracle concepts (MTG); null for games without oracle ids. */
-  oracleConcepts: number | null;
-}
+/** A count for each of the four games, 0 where a game has none (all four keys always present). */
+export type ByGame<T = number> = Record<Game, T>;
 
+/**
+ * The shape partner-api-v1.md part 2 fixes (`cards.total`, `cards.byGame`, `figures.total`,
+ * `sets.total`: a partner reads them before a full mirror), with the rest of the summary laid
+ * under the same objects so one shape serves both.
+ */
 export interface CatalogSummary {
-  games: Record<Game, GameCounts>;
-  figures: number;
-  figureSeries: number;
-  artists: number;
+  cards: {
+    total: number;
+    byGame: ByGame;
+    /** Cards with at least one price point (made-up or observed). */
+    priced: number;
+    pricedByGame: ByGame;
+    /** Distinct oracle ids; per game null where the game's source carries none (MTG always counts). */
+    oracleConcepts: { total: number; byGame: ByGame<number | null> };
+    /** Distinct artists (by slug) over every printing. */
+    artists: number;
+  };
+  sets: { total: number; byGame: ByGame };
+  figures: { total: number; priced: number; series: number };
   publicUsers: number;
   publicBinders: number;
   currencies: string[];
@@ -64,19 +73,19 @@ export interface CatalogSummaryInput {
  */
 export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<CatalogSummary> {
   const { index } = input;
-  const games = Object.fromEntries(
-    GAMES.map((g): [Game, GameCounts] => [g, { sets: 0, cards: 0, pricedCards: 0, oracleConcepts: null }]),
-  ) as Record<Game, GameCounts>;
+  const zeros = (): ByGame => ({ mtg: 0, pokemon: 0, lorcana: 0, onepiece: 0 });
+  const cards = zeros();
+  const priced = zeros();
+  const sets = zeros();
   const oracles = new Map<Game, Set<string>>();
   const artists = new Set<string>();
   let asOf: string | null = input.priceRange?.to ?? null;
 
-  for (const set of index.sets.values()) if (games[set.game]) games[set.game].sets++;
+  for (const set of index.sets.values()) if (set.game in sets) sets[set.game]++;
   for (const card of index.cards.values()) {
-    const counts = games[card.game];
-    if (!counts) continue;
-    counts.cards++;
-    if (index.prices.card.has(card.id)) counts.pricedCards++;
+    if (!(card.game in cards)) continue;
+    cards[card.game]++;
+    if (index.prices.card.has(card.id)) priced[card.game]++;
     if (card.oracleId !== null) {
       let ids = oracles.get(card.game);
       if (!ids) oracles.set(card.game, (ids = new Set()));
@@ -87,20 +96,30 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   }
   // MTG always has oracle concepts (0 in a catalog without MTG cards); other games only if their
   // source carries oracle ids.
-  games.mtg.oracleConcepts = 0;
-  for (const [game, ids] of oracles) games[game].oracleConcepts = ids.size;
+  const oracleByGame: ByGame<number | null> = { mtg: 0, pokemon: null, lorcana: null, onepiece: null };
+  for (const [game, ids] of oracles) oracleByGame[game] = ids.size;
 
-  for (const f of index.figures.values()) asOf = laterOf(asOf, f.addedAt);
+  let pricedFigures = 0;
+  for (const f of index.figures.values()) {
+    if (index.prices.figure.has(f.id)) pricedFigures++;
+    asOf = laterOf(asOf, f.addedAt);
+  }
   const publicUsers = publicUsersById(input.users);
   for (const u of publicUsers.values()) asOf = laterOf(asOf, u.joinedAt);
   const binders = publishedBinders(input.binders, publicUsers);
   for (const { binder } of binders) asOf = laterOf(asOf, binder.updatedAt);
 
   return envelope('catalogSummary', asOf, {
-    games,
-    figures: index.figures.size,
-    figureSeries: index.series.size,
-    artists: artists.size,
+    cards: {
+      total: sum(cards),
+      byGame: cards,
+      priced: sum(priced),
+      pricedByGame: priced,
+      oracleConcepts: { total: sum(oracleByGame), byGame: oracleByGame },
+      artists: artists.size,
+    },
+    sets: { total: sum(sets), byGame: sets },
+    figures: { total: index.figures.size, priced: pricedFigures, series: index.series.size },
     publicUsers: publicUsers.size,
     publicBinders: binders.length,
     currencies: ['USD', ...CURRENCIES],
@@ -108,4 +127,8 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
       ? null
       : { from: toTimestamp(input.priceRange.from), to: toTimestamp(input.priceRange.to) },
   });
+}
+
+function sum(byGame: ByGame<number | null>): number {
+  return GAMES.reduce((total, g) => total + (byGame[g] ?? 0), 0);
 }

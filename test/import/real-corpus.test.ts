@@ -93,9 +93,11 @@ describe.skipIf(!HAS_DATASETS)('the real corpus, imported, compiled and served',
 
   it('when the catalog summary is read then its card counts per game are the folder counts', async () => {
     const { body } = await get('/v1/catalog/summary');
-    expect(body.data.games.mtg.cards).toBe(mtg.printings.length);
-    expect(body.data.games.mtg.oracleConcepts).toBe(new Set(mtg.printings.map((p) => p.oracleId).filter((o) => o !== null)).size);
-    expect(body.data.figures).toBe(rawAmiibo().figures);
+    expect(body.data.cards.byGame.mtg).toBe(mtg.printings.length);
+    expect(body.data.cards.oracleConcepts.byGame.mtg).toBe(new Set(mtg.printings.map((p) => p.oracleId).filter((o) => o !== null)).size);
+    expect(body.data.figures.total).toBe(rawAmiibo().figures);
+    const byGame = body.data.cards.byGame as Record<string, number>;
+    expect(body.data.cards.total).toBe(Object.values(byGame).reduce((a, b) => a + b, 0));
   });
 
   it('when the Serra Angel oracle concept is read then it lists every printing across its sets, oldest first', async () => {

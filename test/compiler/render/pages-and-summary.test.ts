@@ -73,20 +73,21 @@ describe('renderShowcases', () => {
 });
 
 describe('renderCatalogSummary', () => {
-  it('when the catalog is rendered then counts are per game, oracle concepts only for MTG, and people counted only if public', () => {
+  it('when the catalog is rendered then totals and per-game counts agree, oracle concepts only for MTG, and people counted only if public', () => {
     const c = sampleCatalog();
     const doc = renderCatalogSummary({ index: indexOf(c.input), users: c.users, binders: c.binders, priceRange: c.priceRange });
     expect(doc).toMatchObject({ kind: 'catalogSummary', page: null, asOf: '2026-11-20T00:00:00.000Z' });
     expect(doc.data).toEqual({
-      games: {
-        mtg: { sets: 1, cards: 4, pricedCards: 2, oracleConcepts: 2 },
-        pokemon: { sets: 1, cards: 1, pricedCards: 1, oracleConcepts: null },
-        lorcana: { sets: 1, cards: 1, pricedCards: 1, oracleConcepts: null },
-        onepiece: { sets: 0, cards: 0, pricedCards: 0, oracleConcepts: null },
+      cards: {
+        total: 6,
+        byGame: { mtg: 4, pokemon: 1, lorcana: 1, onepiece: 0 },
+        priced: 4,
+        pricedByGame: { mtg: 2, pokemon: 1, lorcana: 1, onepiece: 0 },
+        oracleConcepts: { total: 2, byGame: { mtg: 2, pokemon: null, lorcana: null, onepiece: null } },
+        artists: 3, // rebecca-guay, herve-ink (two spellings), mitsuhiro-arita
       },
-      figures: 3,
-      figureSeries: 2,
-      artists: 3, // rebecca-guay, herve-ink (two spellings), mitsuhiro-arita
+      sets: { total: 3, byGame: { mtg: 1, pokemon: 1, lorcana: 1, onepiece: 0 } },
+      figures: { total: 3, priced: 1, series: 2 },
       publicUsers: 2,
       publicBinders: 2,
       currencies: ['USD', 'EUR', 'GBP', 'CAD', 'AUD'],
@@ -105,7 +106,9 @@ describe('renderCatalogSummary', () => {
   it('when there are no prices then priceRange is null', () => {
     const doc = renderCatalogSummary({ index: indexOf({ sets: [set()] }), users: [], binders: [], priceRange: null });
     expect(doc.data.priceRange).toBeNull();
-    expect(doc.data.games.mtg.oracleConcepts).toBe(0);
+    expect(doc.data.cards.oracleConcepts.byGame).toEqual({ mtg: 0, pokemon: null, lorcana: null, onepiece: null });
+    expect(doc.data.cards.byGame).toEqual({ mtg: 0, pokemon: 0, lorcana: 0, onepiece: 0 });
+    expect(doc.data.cards.total).toBe(0);
     expect(doc.asOf).toBeNull();
   });
 });
