@@ -341,6 +341,30 @@ describe('part 4: endpoints', () => {
     expect(body.data.printings.map((p: Json) => p.id).sort()).toEqual(printings);
   });
 
+  it('part 4: /v1/artists/:slug lists all printings by an artist', async () => {
+    const path = w.routes['/v1/artists/:slug'];
+    const slug = path.split('/').pop()!;
+    const expected = ndjson(join(w.catalog.source, 'cards.ndjson')).filter((c) => c.artist !== null && slugify(c.artist) === slug).map((c) => c.id).sort();
+    expect((await allItems(path)).map((i) => i.id).sort()).toEqual(expected);
+  });
+
+  it('part 4: /v1/figures/series/:id lists every figure in a series', async () => {
+    const id = w.catalog.seriesIds[0];
+    const expected = ndjson(join(w.catalog.source, 'figures.ndjson')).filter((f) => f.seriesId === id).map((f) => f.id).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect((await allItems(`/v1/figures/series/${id}`)).map((i) => i.id).sort()).toEqual(expected);
+  });
+
+  it('part 4: /v1/series/:id/pull-stats gives community-observed pull rates, smoothed against a global prior', async () => {
+    const { body } = await get(w.routes['/v1/series/:id/pull-stats']);
+    expect(body.data.figures.length).toBeGreaterThan(0);
+    for (const f of body.data.figures) {
+      expect(f.prior.rate).toBeGreaterThan(0);
+      expect(f.smoothedRate).toBeGreaterThan(0);
+      expect(f.smoothedRate).toBeLessThan(1);
+    }
+  });
+
   it('part 4: /v1/cards/:id takes range, one of 30d, 3mo, 6mo, 12mo, all', async () => {
     const path = w.routes['/v1/cards/:id'];
     for (const range of ['30d', '3mo', '6mo', '12mo', 'all']) {
