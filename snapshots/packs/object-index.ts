@@ -1,0 +1,101 @@
+/**
+ * The object index of a packed snapshot (issue 17): object key (the URL path, keys.ts) → (pack,
+ * offset, length, sha256, input), a table in the snapshot's SQLite file beside the search index, so a
+ * snapshot stays one well-known file plus the packs it references, and a lookup is one prepared
+ * statement. The signed manifest lists the packs and the index file's hash; the index holds every
+ * object's own SHA-256, so `verify` proves both levels.
+ *
+ * Measured before settling (`npm run bench:pack-index`, docs/benchmarks.md): a WITHOUT ROWID table
+ * keyed by `key`, filled in the order the compile renders, built fastest of the three layouts tried
+ * and answers point lookups as fast as the others; 5.3 million keys (a million cards) take about
+ * 600 MiB, two thirds of the per-object manifest it replaces.
+ *
+ * Like search-schema.ts, this file holds the schema and the statements; the caller owns the database.
+ *
+ * @example
+ *   writeObjectIndex(db, [{ sha256: '9f…', size: 268435456 }], [{ key: 'v1/catalog/summary.json.gz', pack: 0, offset: 0, length: 357, sha256: '2956…', input: null }]);
+ *   createObjectLookup(db).get('v1/catalog/summary.json.gz')  // { pack: '9f…', offset: 0, length: 357, sha256: '2956…' }
+ */
+import type { Database } from 'better-sqlite3';
+import { CatalogError } from '../errors.js';
+
+/** Bumped whenever the tables change; a reader refuses an index of another version. */
+export const OBJECT_INDEX_VERSION = 1;
+
+export const OBJECT_INDEX_DDL: readonly string[] = [
+  // `seq` is local to this index: the packs one snapshot references, old and new.
+  'CREATE TABLE packs (seq INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, size INTEGER NOT NULL)',
+  `CREATE TABLE objects (
+     key TEXT PRIMARY KEY,
+     pack INTEGER NOT NULL,
+     offset INTEGER NOT NULL,
+     length INTEGER NOT NULL,
+     sha256 BLOB NOT NULL,
+     input TEXT
+   ) WITHOUT ROWID`,
+  'CREATE TABLE object_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
+];
+
+export interface IndexedPack {
+  sha256: string;
+  size: number;
+}
+
+export interface IndexRow {
+  key: string;
+  /** Position of the object's pack in the `packs` list given with the rows. */
+  pack: number;
+  offset: number;
+  length: number;
+  /** SHA-256 (hex) of the stored bytes: the object's ETag. */
+  sha256: string;
+  input: string | null;
+}
+
+export interface ObjectLocation {
+  /** SHA-256 (hex) of the pack that holds the object. */
+  pack: string;
+  offset: number;
+  length: number;
+  sha256: string;
+}
+
+/** Creates the tables and fills them in one transaction. */
+export function writeObjectIndex(db: Database, packs: readonly IndexedPack[], rows: Iterable<IndexRow>): number {
+  for (const ddl of OBJECT_INDEX_DDL) db.exec(ddl);
+  const putPack = db.prepare('INSERT INTO packs (seq, sha256, size) VALUES (?, ?, ?)');
+  const putObject = db.prepare('INSERT INTO objects (key, pack, offset, length, sha256, input) VALUES (?, ?, ?, ?, ?, ?)');
+  let count = 0;
+  db.transaction(() => {
+    packs.forEach((p, seq) => putPack.run(seq, p.sha256, p.size));
+    for (const r of rows) {
+      putObject.run(r.key, r.pack, r.offset, r.length, Buffer.from(r.sha256, 'hex'), r.input);
+      count++;
+    }
+    db.prepare('INSERT INTO object_index_meta (key, value) VALUES (?, ?)').run('version', String(OBJECT_INDEX_VERSION));
+  })();
+  return count;
+}
+
+export interface ObjectLookup {
+  get(key: string): ObjectLocation | null;
+  packs(): IndexedPack[];
+}
+
+export function createObjectLookup(db: Database): ObjectLookup {
+  const version = db.prepare("SELECT value FROM object_index_meta WHERE key = 'version'").pluck().get() as string | undefined;
+  if (version !== String(OBJECT_INDEX_VERSION)) {
+    throw new CatalogError('corrupt_object', `object index version ${version ?? 'missing'} is not ${OBJECT_INDEX_VERSION}: compiled by another version of catalog`);
+  }
+  const byKey = db.prepare(
+    'SELECT p.sha256 AS pack, o.offset AS offset, o.length AS length, o.sha256 AS sha256 FROM objects o JOIN packs p ON p.seq = o.pack WHERE o.key = ?',
+  );
+  const allPacks = db.prepare('SELECT sha256, size FROM packs ORDER BY seq');
+  return {
+    get(key) {
+      const row = byKey.get(key) as { pack: string; offset: number; length: number; sha256: Buffer } | undefined;
+      return row === undefined ? null : { pack: row.pack, offset: row.offset, length: row.length, sha256: row.sha256.toString('hex') };
+    },
+    packs: () => allPacks.all() as IndexedPack[],
+  };
+}
