@@ -1,6 +1,6 @@
 /**
  * Runs the real `catalog` binary (bin/catalog.js → dist/) as a child process for end-to-end tests:
- * waits for its `listening on <url>` stdout line and collects its output.
+ * waits for its `listening on <url>` stdout line (or another `ready` line) and collects its output.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,14 @@ export interface ServerProcess {
   waitForStderr(text: string, timeoutMs?: number): Promise<void>;
 }
 
-/** `detached`: the server leads its own process group, so `process.kill(-pid, 'SIGKILL')` kills it and its workers at once. */
-export async function startServerProcess(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; detached?: boolean } = {}): Promise<ServerProcess> {
+/**
+ * `detached`: the server leads its own process group, so `process.kill(-pid, 'SIGKILL')` kills it and its workers at once.
+ * `ready`: the stdout line that says it serves, its group 1 the URL (default: `listening on <url>`, what `catalog serve` prints).
+ */
+export async function startServerProcess(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; detached?: boolean; ready?: RegExp } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CATALOG_BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached === true });
   let out = '';
   let err = '';
@@ -50,7 +56,7 @@ export async function startServerProcess(args: string[], options: { env?: NodeJS
       reject(new Error(`no listening line within ${options.timeoutMs ?? 20_000} ms; stderr: ${err}`));
     }, options.timeoutMs ?? 20_000);
     const check = () => {
-      const m = /^listening on (http:\/\/\S+)$/m.exec(out);
+      const m = (options.ready ?? /^listening on (http:\/\/\S+)$/m).exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
