@@ -9,10 +9,9 @@ import { envelope, pageInfo } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { AuditReader } from '../audit/reader.js';
 import type { ProxyEnv } from '../env.js';
-import type { KeyStore } from '../keys/store.js';
+import { noSuchKey, type KeyStore } from '../keys/store.js';
 import { parseInstant } from '../keys/validate.js';
 import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
-import { keyIdParam } from './admin-keys.js';
 
 export const AUDIT_ROUTE = '/v1/admin/b2b-keys/:id/audit';
 const DEFAULT_LIMIT = 20;
@@ -55,9 +54,9 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
 
 function visibleKeyId(c: Context<ProxyEnv>, keys: KeyStore): string {
   const auth = c.get('auth');
-  const keyId = keyIdParam(c.req.param('id') ?? '');
+  const keyId = c.req.param('id') ?? '';
   const record = keys.get(keyId);
-  const notFound = () => new CatalogError('not_found', `no key with ID ${keyId}`, { parameter: 'id' });
+  const notFound = () => noSuchKey(keyId);
   if (auth?.kind === 'internal') {
     if (!record) throw notFound();
     return keyId;
