@@ -44,6 +44,7 @@ export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDep
     rejectUnknownParams(params, PARAMS);
     const query = parseSearchQuery(singleParam(params, 'q'));
     const { page, limit, warnings } = parseListParams(params, SEARCH_DEFAULT_LIMIT);
+    warnings.unshift(...query.warnings);
 
     const reader = await deps.snapshot(c);
     c.set('snapshotId', reader.id);
