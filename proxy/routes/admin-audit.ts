@@ -12,6 +12,7 @@ import type { ProxyEnv } from '../env.js';
 import { noSuchKey, type KeyStore } from '../keys/store.js';
 import { parseInstant } from '../keys/validate.js';
 import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
+import { respondNegotiated } from '../http/respond-negotiated.js';
 
 export const AUDIT_ROUTE = '/v1/admin/b2b-keys/:id/audit';
 const DEFAULT_LIMIT = 20;
@@ -37,14 +38,10 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
     }
     const { rows, total } = deps.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
     const body = JSON.stringify(envelope('audit', new Date(deps.clock()).toISOString(), rows, pageInfo(page, limit, total), warnings));
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'Cache-Control': 'private, no-store',
-    };
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'private, no-store' };
     const link = linkHeader(c.req.url, page, limit, total);
     if (link !== null) headers.Link = link;
-    return c.body(body, 200, headers);
+    return respondNegotiated(c, body, 200, headers);
   });
   app.all(AUDIT_ROUTE, (c) => {
     throw new CatalogError('method_not_allowed', `${c.req.method} is not allowed on this route.`, { allow: 'GET, HEAD' });

@@ -13,6 +13,7 @@ import type { KeyRecord } from '../keys/record.js';
 import type { KeyStore } from '../keys/store.js';
 import { parseExpiry, parseTenant, parseTier } from '../keys/validate.js';
 import { rejectUnknownParams, singleParam } from '../http/params.js';
+import { respondNegotiated } from '../http/respond-negotiated.js';
 import { requireInternal } from './admin-access.js';
 
 export interface AdminKeyRouteDeps {
@@ -79,12 +80,7 @@ function publicRecord(record: KeyRecord): KeyRecord {
 }
 
 function noStore(c: Context<ProxyEnv>, value: unknown, status: 200 | 201): Response {
-  const body = JSON.stringify(value);
-  return c.body(body, status, {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': 'no-store',
-  });
+  return respondNegotiated(c, JSON.stringify(value), status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
 }
 
 async function readJsonObject(c: Context<ProxyEnv>, allowed: readonly string[], emptyIsObject = false): Promise<Record<string, unknown>> {
