@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { CatalogError, isCatalogError } from '../snapshots/errors.js';
+import { redactKeys } from '../proxy/keys/format.js';
 import { processIO, type CliIO } from './io.js';
 import { systemError } from './system-errors.js';
 import { registerGenerate } from './commands/generate.js';
@@ -54,7 +55,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     const known = isCatalogError(err) ? err : systemError(err);
     if (known !== null) {
-      io.stderr.write(`catalog: ${known.message}\n`);
+      // A key pasted where a key ID or a name belongs must not be printed back (docs/auth.md).
+      io.stderr.write(`catalog: ${redactKeys(known.message)}\n`);
       return known.exitCode;
     }
     const wrapped = new CatalogError('internal', 'unexpected failure', {}, { cause: err });

@@ -13,7 +13,7 @@ import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import type { ProxyEnv } from './env.js';
 import { redactKeys } from './keys/format.js';
-import { respond as respondWithHeaders } from './http/response-headers.js';
+import { respondNegotiated } from './http/respond-negotiated.js';
 import type { ProxyLogger } from './logger.js';
 
 /** Codes a client may see, and what operator-side codes are shown as. */
@@ -51,14 +51,13 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
 
   function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
     const body = JSON.stringify({ error: code, message: redactKeys(message), requestId: c.get('requestId') ?? null });
-    const length = Buffer.byteLength(body);
-    // respond() also carries the request's shared headers (X-Request-Id, RateLimit on a 429).
-    return respondWithHeaders(c, body, ERROR_CODES[code].status, {
+    // Also carries the request's shared headers (X-Request-Id, RateLimit on a 429); a long message
+    // (it can quote a parameter) is gzipped like any other body the proxy builds.
+    return respondNegotiated(c, body, ERROR_CODES[code].status, {
       'Content-Type': 'application/json',
-      'Content-Length': String(length),
       'Cache-Control': 'no-store',
       ...extra,
-    }, length);
+    });
   }
 
   function respond(c: Context<ProxyEnv>, err: CatalogError): Response {

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { createAuditReader } from '../../proxy/audit/reader.js';
+import { noSuchKey } from '../../proxy/keys/store.js';
 import { parseInstant } from '../../proxy/keys/validate.js';
 import { CatalogError, isCatalogError } from '../../snapshots/errors.js';
 import { formatTable, withStore } from './keys.js';
@@ -27,7 +28,7 @@ export function registerAudit(program: Command, io: CliIO): void {
         throw new CatalogError('usage', `--limit must be an integer from 1 to ${MAX_LIMIT}`);
       }
       withStore(opts.state, (keys, state) => {
-        if (keys.get(keyId) === null) throw new CatalogError('not_found', `no key with ID ${keyId} in ${opts.state}`);
+        if (keys.get(keyId) === null) throw noSuchKey(keyId, ` in ${opts.state}`);
         const { rows, total } = createAuditReader(state).list({ keyId, sinceMs, untilMs, offset: 0, limit: Number(opts.limit) });
         if (opts.json) {
           for (const row of rows) io.stdout.write(JSON.stringify(row) + '\n');

@@ -18,8 +18,11 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // 248 = 4 * 62: bytes at or above it are dropped so every character is equally likely (no modulo bias).
 const UNBIASED_BYTE_LIMIT = 248;
 
-/** A key anywhere in a text (a key pasted into a URL path, a search query). */
-const KEY_ANYWHERE = /rxk_([0-9A-Za-z]{8})[0-9A-Za-z]{24}/g;
+/**
+ * A key, or a piece of one longer than its key ID, anywhere in a text (a key pasted into a URL path,
+ * a search query): whatever follows the 8 ID characters is secret, even when the key was cut short.
+ */
+const KEY_ANYWHERE = /rxk_([0-9A-Za-z]{8})[0-9A-Za-z]+/g;
 
 /**
  * `text` with every key-shaped substring cut to its public key ID (`rxk_4fZk2QpA…`). Applied to what
@@ -28,6 +31,21 @@ const KEY_ANYWHERE = /rxk_([0-9A-Za-z]{8})[0-9A-Za-z]{24}/g;
  */
 export function redactKeys(text: string): string {
   return text.includes(KEY_PREFIX) ? text.replace(KEY_ANYWHERE, `${KEY_PREFIX}$1…`) : text;
+}
+
+/**
+ * What a message may echo of a key-ID argument (a URL path segment, a CLI argument): at most a key
+ * ID. The argument is what someone typed or pasted, possibly a whole key, so after an optional
+ * `rxk_` only the first KEY_ID_LENGTH characters are kept, and `…` marks that more was cut.
+ *
+ * @example
+ *   shownKeyId('4fZk2QpA')                          // '4fZk2QpA'
+ *   shownKeyId('rxk_4fZk2QpA9xYz…(32 characters)')  // '4fZk2QpA…'
+ */
+export function shownKeyId(raw: string): string {
+  const rest = raw.startsWith(KEY_PREFIX) ? raw.slice(KEY_PREFIX.length) : raw;
+  const chars = [...rest];
+  return chars.length > KEY_ID_LENGTH ? `${chars.slice(0, KEY_ID_LENGTH).join('')}…` : rest;
 }
 
 export function isKeyFormat(value: string): boolean {

@@ -13,7 +13,7 @@
 import { CatalogError } from '../../snapshots/errors.js';
 import type { StateDb } from '../state/open.js';
 import type { Tier } from '../tiers.js';
-import { generateKey, isKeyFormat, keyIdOf } from './format.js';
+import { generateKey, isKeyFormat, isKeyId, KEY_ID_LENGTH, KEY_PREFIX, keyIdOf, shownKeyId } from './format.js';
 import { hashesEqual, hashKey } from './hash.js';
 import { keyStatus, type KeyRecord, type MintedKey } from './record.js';
 
@@ -80,8 +80,8 @@ export function createKeyStore(state: StateDb, options: { clock?: () => number }
   }
 
   function requireKey(keyId: string): KeyRow {
-    const row = byId.get(keyId);
-    if (!row) throw new CatalogError('not_found', `no key with ID ${keyId}`, { parameter: 'keyId' });
+    const row = isKeyId(keyId) ? byId.get(keyId) : undefined;
+    if (!row) throw noSuchKey(keyId);
     return row;
   }
 
@@ -118,6 +118,15 @@ export function createKeyStore(state: StateDb, options: { clock?: () => number }
       return status === 'active' ? { ok: true, key } : { ok: false, reason: status, key };
     },
   };
+}
+
+/**
+ * The 404 for a key-ID argument (HTTP path or CLI) that names no key. It echoes at most a key ID
+ * (shownKeyId): someone who pastes a whole key where its ID belongs must not see it printed back.
+ */
+export function noSuchKey(keyIdArgument: string, where = ''): CatalogError {
+  const hint = isKeyId(keyIdArgument) ? '' : `; a key ID is the ${KEY_ID_LENGTH} characters after ${KEY_PREFIX}, never the whole key`;
+  return new CatalogError('not_found', `no key with ID ${JSON.stringify(shownKeyId(keyIdArgument))}${where}${hint}`, { parameter: 'keyId' });
 }
 
 function toRecord(row: KeyRow): KeyRecord {

@@ -31,7 +31,7 @@ const HEADERS: Record<string, HeaderDef> = {
   },
   ETag: {
     required: true,
-    description: 'Strong validator. gzip: `"<sha256 of the stored gzip bytes>"`, the hash the snapshot manifest lists (a mirror sends the same); plain JSON: `"<sha256>-identity"`; a snapshot file or bulk file: `"<sha256 of its bytes>"`; the changes between two snapshots: `"changes-<since>-<snapshot>"`. Send it back in If-None-Match to get 304.',
+    description: 'Strong validator. gzip: `"<sha256 of the stored gzip bytes>"`, the hash the snapshot manifest lists (a mirror sends the same); plain JSON: `"<sha256>-identity"`; a snapshot file or bulk file: `"<sha256 of its bytes>"`; a body built per request (search, snapshot metadata, the bulk list, the public key): `"<sha256 of the bytes sent>"`, gzip or plain; the changes between two snapshots: `"changes-<since>-<snapshot>"`. Send it back in If-None-Match to get 304.',
     schema: { type: 'string', pattern: `^"([0-9a-f]{64}(-identity)?|changes-${SNAPSHOT_ID}-${SNAPSHOT_ID})"$`, examples: ['"8a9f2240b20d41cf15770f917c9225752df1d3813f79f32bf2982bbf1c4eabe0"'] },
   },
   'Cache-Control': {
@@ -41,7 +41,7 @@ const HEADERS: Record<string, HeaderDef> = {
   },
   Vary: { description: 'The body depends on Accept-Encoding.', schema: { type: 'string', const: 'Accept-Encoding' }, required: true },
   'Content-Encoding': {
-    description: 'gzip when Accept-Encoding accepts it (`gzip`, `x-gzip` or `*` with q > 0); absent otherwise and the body is plain JSON.',
+    description: 'gzip when Accept-Encoding accepts it (`gzip`, `x-gzip` or `*` with q > 0); absent otherwise and the body is plain JSON. A body the server builds per request (search, audit, key administration, snapshot metadata, errors) is sent plain under 1024 bytes.',
     schema: { type: 'string', const: 'gzip' },
   },
   Link: {

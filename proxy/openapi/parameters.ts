@@ -24,7 +24,7 @@ export function parameterComponents(): Record<string, Schema> {
     Page: query('page', '1-based page; a page past the end is 200 with `data: []`.', { type: 'integer', minimum: 1, default: 1 }),
     Limit20: limit(20),
     Limit100: limit(100),
-    SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:`, then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax.', { type: 'string', minLength: 1, maxLength: 200 }, true),
+    SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:` (then followed by some text), then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax: any other `word:` at the start is searched as text, with a warning.', { type: 'string', minLength: 1, maxLength: 200 }, true),
     Since: query('since', 'Rows at or after this instant: `YYYY-MM-DD` or an ISO timestamp with a zone.', { type: 'string' }),
     Until: query('until', 'Rows before this instant (must be after `since`).', { type: 'string' }),
     Snapshot: query('snapshot', 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.', { type: 'string', pattern: `^${SNAPSHOT_ID}$` }),

@@ -49,7 +49,9 @@ export function responseComponents(examples: OpenApiExamples): Record<string, Sc
     const required = ['X-Request-Id', 'Cache-Control', ...(EXTRA_REQUIRED[code] ?? [])];
     out[name] = {
       description: DESCRIPTIONS[code],
-      headers: headerSet(required, code === 429 ? [] : code === 503 ? ['Retry-After', ...RATE_HEADERS] : RATE_HEADERS),
+      // Vary and Content-Encoding: an error the app answers is negotiated like any body it builds (a
+      // long one is gzipped); the ones node:http refuses before the app runs have neither.
+      headers: headerSet(required, [...(code === 429 ? [] : code === 503 ? ['Retry-After', ...RATE_HEADERS] : RATE_HEADERS), 'Vary', 'Content-Encoding']),
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Error' },
@@ -64,12 +66,12 @@ export function responseComponents(examples: OpenApiExamples): Record<string, Sc
   };
   out.FileNotModified = {
     description: 'The snapshot file or document named in If-None-Match is still current: no body.',
-    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control'], ['X-Snapshot-Id', 'Accept-Ranges', 'Content-Disposition', 'X-Key-Fingerprint', ...RATE_HEADERS]),
+    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control'], ['X-Snapshot-Id', 'Accept-Ranges', 'Content-Disposition', 'X-Key-Fingerprint', 'Vary', ...RATE_HEADERS]),
   };
   return out;
 }
 
-/** `file`: the 304 of the snapshot and bulk routes, which send no Vary (their bodies have one coding). */
+/** `file`: the 304 of the snapshot and bulk routes; Vary only from those whose body is built per request. */
 export const responseRef = (status: ErrorStatus | 304 | 'file304'): Schema => {
   const name = status === 304 ? 'NotModified' : status === 'file304' ? 'FileNotModified' : ERROR_RESPONSES[status];
   return { $ref: `#/components/responses/${name}` };

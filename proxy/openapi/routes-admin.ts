@@ -17,7 +17,7 @@ const jsonBody = (schema: string, required: boolean, description: string): Schem
 });
 
 export function adminPaths(examples: OpenApiExamples): Record<string, Schema> {
-  const noStore = headerSet(['X-Request-Id', 'Cache-Control']);
+  const noStore = headerSet(['X-Request-Id', 'Cache-Control', 'Vary'], ['Content-Encoding']);
   const keyErrors: ErrorStatus[] = [401, 403, 405, 429, 500];
   return {
     '/v1/admin/b2b-keys': {
@@ -53,7 +53,7 @@ export function adminPaths(examples: OpenApiExamples): Record<string, Schema> {
         operationId: 'getKeyAudit', summary: 'Audit rows of a key',
         description: 'One row per request of the key, newest first. An API key reads the keys of its own tenant (another tenant\'s key ID is 404, like an unknown one); the internal key reads any.',
         security: [{ apiKey: [] }, ...INTERNAL], parameters: ['KeyId', 'Since', 'Until', 'Page', 'Limit20'],
-        status: 200, body: ref('AuditEnvelope'), headers: headerSet(['X-Request-Id', 'Cache-Control'], ['Link', ...RATE_HEADERS]),
+        status: 200, body: ref('AuditEnvelope'), headers: headerSet(['X-Request-Id', 'Cache-Control', 'Vary'], ['Content-Encoding', 'Link', ...RATE_HEADERS]),
         errors: [400, 401, 403, 404, 405, 429, 500],
       }, examples),
     },

@@ -40,13 +40,13 @@ function download(op: Omit<CustomOperation, 'status' | 'headers' | 'more' | 'sec
   };
 }
 
-/** A small body built per request: 200 and 304. */
+/** A small body built per request: 200 and 304. `Vary` in `required`: the body is negotiated, so it may be gzip. */
 function small(op: Omit<CustomOperation, 'status' | 'headers' | 'more' | 'security'>, required: string[]): CustomOperation {
   return {
     ...op,
     security: PARTNER_SECURITY,
     status: 200,
-    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control', ...required], RATE_HEADERS),
+    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control', ...required], [...(required.includes('Vary') ? ['Content-Encoding'] : []), ...RATE_HEADERS]),
     more: { 304: responseRef('file304') },
   };
 }
@@ -58,7 +58,7 @@ export function snapshotPaths(examples: OpenApiExamples): Record<string, Schema>
       operationId: 'getSnapshot', summary: 'The current snapshot',
       description: `Its id, creation time, previous snapshot, counts, the manifest's size, SHA-256 and whether it is signed, the fingerprint of the published public key, and the bulk files. A mirror starts here and pins the id with \`snapshot=\` for the rest of its sync (docs/mirroring.md). ${HEAD}`,
       parameters: ['Snapshot'], body: ref('SnapshotEnvelope'), statusDescription: 'An envelope of kind `snapshot`.', errors: PINNED,
-    }, ['X-Snapshot-Id'])),
+    }, ['Vary', 'X-Snapshot-Id'])),
     '/v1/snapshot/manifest': op(download({
       operationId: 'getSnapshotManifest', summary: 'The manifest of the snapshot',
       description: `NDJSON: a header line (id, counts, bulk files), then one line per stored object, by key: \`{ key, size, sha256, input }\`. These are the exact bytes the signature covers; the ETag is their SHA-256. ${HEAD}`,
@@ -81,7 +81,7 @@ export function snapshotPaths(examples: OpenApiExamples): Record<string, Schema>
       mediaType: 'application/x-pem-file',
       body: { type: 'string', pattern: '^-----BEGIN PUBLIC KEY-----\\n[A-Za-z0-9+/=\\n]+-----END PUBLIC KEY-----\\n$', description: 'SubjectPublicKeyInfo, PEM.' },
       errors: [400, 401, 404, 405, 429],
-    }, ['X-Key-Fingerprint'])),
+    }, ['Vary', 'X-Key-Fingerprint'])),
     '/v1/snapshot/objects/{key}': op(small({
       operationId: 'getSnapshotObject', summary: 'One stored object by manifest key',
       description: `The stored gzip bytes exactly as the manifest lists them (\`Content-Type: application/gzip\`: they are not decoded on the way); the ETag is their SHA-256, so a mirror checks them against the manifest. ${HEAD}`,
@@ -93,7 +93,7 @@ export function snapshotPaths(examples: OpenApiExamples): Record<string, Schema>
       operationId: 'listBulkFiles', summary: 'The bulk files of the snapshot',
       description: `Every card, figure, set and oracle concept, and the changes against the previous snapshot, each as one gzip NDJSON file. ${HEAD}`,
       parameters: ['Snapshot'], body: ref('BulkFilesEnvelope'), statusDescription: 'An envelope of kind `bulkFiles`.', errors: PINNED,
-    }, ['X-Snapshot-Id'])),
+    }, ['Vary', 'X-Snapshot-Id'])),
     '/v1/bulk/{name}': op(download({
       operationId: 'getBulkFile', summary: 'One bulk file',
       description: `gzip NDJSON, one record per line, sorted by key, with \`Content-Length\`. A broken download resumes with \`Range: bytes=<bytes you have>-\` and \`If-Range: <ETag>\`. ${HEAD}`,

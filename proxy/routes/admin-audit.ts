@@ -9,10 +9,10 @@ import { envelope, pageInfo } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { AuditReader } from '../audit/reader.js';
 import type { ProxyEnv } from '../env.js';
-import type { KeyStore } from '../keys/store.js';
+import { noSuchKey, type KeyStore } from '../keys/store.js';
 import { parseInstant } from '../keys/validate.js';
 import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
-import { keyIdParam } from './admin-keys.js';
+import { respondNegotiated } from '../http/respond-negotiated.js';
 
 export const AUDIT_ROUTE = '/v1/admin/b2b-keys/:id/audit';
 const DEFAULT_LIMIT = 20;
@@ -38,14 +38,10 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
     }
     const { rows, total } = deps.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
     const body = JSON.stringify(envelope('audit', new Date(deps.clock()).toISOString(), rows, pageInfo(page, limit, total), warnings));
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'Cache-Control': 'private, no-store',
-    };
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'private, no-store' };
     const link = linkHeader(c.req.url, page, limit, total);
     if (link !== null) headers.Link = link;
-    return c.body(body, 200, headers);
+    return respondNegotiated(c, body, 200, headers);
   });
   app.all(AUDIT_ROUTE, (c) => {
     throw new CatalogError('method_not_allowed', `${c.req.method} is not allowed on this route.`, { allow: 'GET, HEAD' });
@@ -55,9 +51,9 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
 
 function visibleKeyId(c: Context<ProxyEnv>, keys: KeyStore): string {
   const auth = c.get('auth');
-  const keyId = keyIdParam(c.req.param('id') ?? '');
+  const keyId = c.req.param('id') ?? '';
   const record = keys.get(keyId);
-  const notFound = () => new CatalogError('not_found', `no key with ID ${keyId}`, { parameter: 'id' });
+  const notFound = () => noSuchKey(keyId);
   if (auth?.kind === 'internal') {
     if (!record) throw notFound();
     return keyId;

@@ -9,11 +9,11 @@
 import { Hono, type Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
-import { isKeyId } from '../keys/format.js';
 import type { KeyRecord } from '../keys/record.js';
 import type { KeyStore } from '../keys/store.js';
 import { parseExpiry, parseTenant, parseTier } from '../keys/validate.js';
 import { rejectUnknownParams, singleParam } from '../http/params.js';
+import { respondNegotiated } from '../http/respond-negotiated.js';
 import { requireInternal } from './admin-access.js';
 
 export interface AdminKeyRouteDeps {
@@ -52,13 +52,13 @@ export function createAdminKeyRoutes(deps: AdminKeyRouteDeps): Hono<ProxyEnv> {
   app.delete(`${base}/:id`, (c) => {
     c.set('routePattern', `${base}/:id`);
     requireInternal(c);
-    return noStore(c, publicRecord(keys.revoke(keyIdParam(c.req.param('id')))), 200);
+    return noStore(c, publicRecord(keys.revoke(c.req.param('id'))), 200);
   });
 
   app.post(`${base}/:id/rotate`, async (c) => {
     c.set('routePattern', `${base}/:id/rotate`);
     requireInternal(c);
-    const keyId = keyIdParam(c.req.param('id'));
+    const keyId = c.req.param('id');
     const body = await readJsonObject(c, ['expiresAt'], true);
     const expiresAt = body.expiresAt === undefined || body.expiresAt === null ? null : parseExpiry(body.expiresAt, clock());
     return noStore(c, keys.rotate(keyId, { expiresAt }).minted, 201);
@@ -79,19 +79,8 @@ function publicRecord(record: KeyRecord): KeyRecord {
   return { keyId, tenant, tier, createdAt, expiresAt, revokedAt, replacedBy };
 }
 
-/** An unknown-shaped key ID cannot exist, so it is 404 like any unknown ID. */
-export function keyIdParam(id: string): string {
-  if (!isKeyId(id)) throw new CatalogError('not_found', `no key with ID ${JSON.stringify(id.slice(0, 16))}`, { parameter: 'id' });
-  return id;
-}
-
 function noStore(c: Context<ProxyEnv>, value: unknown, status: 200 | 201): Response {
-  const body = JSON.stringify(value);
-  return c.body(body, status, {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': 'no-store',
-  });
+  return respondNegotiated(c, JSON.stringify(value), status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
 }
 
 async function readJsonObject(c: Context<ProxyEnv>, allowed: readonly string[], emptyIsObject = false): Promise<Record<string, unknown>> {

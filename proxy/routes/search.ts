@@ -1,18 +1,19 @@
 /**
  * GET /v1/search (API.md §3, docs/search.md): answered from the snapshot's FTS5 index, not from a
- * stored document, so this route hashes, compresses and revalidates its own body.
+ * stored document, so its body is hashed, compressed and revalidated per request (respond-negotiated.ts).
  */
 import type { Context, Hono } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
 import { envelope, pageInfo } from '../../snapshots/envelope.js';
-import { gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { stableJson } from '../../snapshots/codec.js';
 import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
+import { respondNegotiated } from '../http/respond-negotiated.js';
+import { JSON_CONTENT_TYPE } from '../serve-object/respond-object.js';
 import { parseSearchQuery } from '../search/query.js';
 import { planSearch } from '../search/plan.js';
 import { MAX_COUNTED, type SearchHit } from '../search/search-index.js';
 import { createSearchIndexCache, type SearchIndexCache } from '../search/index-cache.js';
-import { acceptsGzip, etagMatches } from '../search/negotiation.js';
 
 export interface SearchRouteDeps {
   /** Resolves the snapshot for this request (the caller already pinned it), or throws `unavailable`. */
@@ -44,6 +45,7 @@ export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDep
     rejectUnknownParams(params, PARAMS);
     const query = parseSearchQuery(singleParam(params, 'q'));
     const { page, limit, warnings } = parseListParams(params, SEARCH_DEFAULT_LIMIT);
+    warnings.unshift(...query.warnings);
 
     const reader = await deps.snapshot(c);
     c.set('snapshotId', reader.id);
@@ -52,20 +54,9 @@ export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDep
     if (result.capped) warnings.push(`total capped at ${MAX_COUNTED}`);
 
     const body = stableJson(envelope('search', index.asOf, result.hits.map(toItem), pageInfo(page, limit, result.total), warnings));
-    const etag = `"${sha256Hex(body)}"`;
-    c.header('X-Snapshot-Id', reader.id);
-    c.header('Cache-Control', CACHE_CONTROL);
-    c.header('ETag', etag);
-    c.header('Vary', 'Accept-Encoding');
+    const headers: Record<string, string> = { 'X-Snapshot-Id': reader.id, 'Cache-Control': CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE };
     const link = linkHeader(c.req.url, page, limit, result.total);
-    if (link !== null) c.header('Link', link);
-
-    if (etagMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
-    c.header('Content-Type', 'application/json; charset=utf-8');
-    if (acceptsGzip(c.req.header('Accept-Encoding'))) {
-      c.header('Content-Encoding', 'gzip');
-      return c.body(new Uint8Array(gzip(body)), 200);
-    }
-    return c.body(body, 200);
+    if (link !== null) headers.Link = link;
+    return respondNegotiated(c, body, 200, headers, { etag: true });
   });
 }

@@ -11,7 +11,7 @@
  * quotes, `*`, NEAR, AND/OR/NOT, `name:`, `^` and parentheses never reach FTS5 as syntax.
  *
  * @example
- *   planSearch({ prefix: null, scope: null, words: ['lightning', 'bo'] }).tiers.map((t) => t.match)
+ *   planSearch({ prefix: null, scope: null, words: ['lightning', 'bo'], warnings: [] }).tiers.map((t) => t.match)
  *   // exact (b-tree), then: name : ^ "lightning" + "bo"   name : ("lightning" AND "bo")
  *   //   name : ^ "lightning" + "bo"*   name : ("lightning"* AND "bo"*)   {name set_name artist number} : (...)
  */

@@ -5,8 +5,9 @@
  * each word itself).
  *
  * @example
- *   parseSearchQuery('mtg: Séance*')   // { prefix: 'mtg', scope: 'cardmtg', words: ['seance'] }
- *   parseSearchQuery('name:bolt')      // throws invalid_parameter (unknown prefix)
+ *   parseSearchQuery('mtg: Séance*')        // { prefix: 'mtg', scope: 'cardmtg', words: ['seance'], warnings: [] }
+ *   parseSearchQuery('Kaito: Blackwater')   // { prefix: null, scope: null, words: ['kaito', 'blackwater'], warnings: [...] }
+ *   parseSearchQuery('mtg:')                // throws invalid_parameter (no text, like q=)
  */
 import { CatalogError } from '../../snapshots/errors.js';
 import { GAMES } from '../../snapshots/records.js';
@@ -27,10 +28,13 @@ export interface SearchQuery {
   scope: string | null;
   /** Folded words in the order typed; may be empty (then nothing matches). */
   words: string[];
+  /** For the envelope: `q` began like a prefix that is not one, so it was searched as text. */
+  warnings: string[];
 }
 
-// "Letters then a colon" at the start is read as an attempted prefix, so `mgt:bolt` is a clear 400
-// rather than a silent search for the words "mgt bolt".
+// "Letters then a colon" at the start: a prefix when it is one of SEARCH_PREFIXES, else plain text
+// (card names have colons, "Kaito: Blackwater", and partners pass user input as typed), with a
+// warning so a typo such as `mgt:bolt` is still visible.
 const PREFIX = /^([A-Za-z]+):/;
 
 const allowed = () => [...SEARCH_PREFIXES.keys()].map((p) => `${p}:`).join(', ');
@@ -39,19 +43,30 @@ function invalidQ(message: string): CatalogError {
   return new CatalogError('invalid_parameter', message, { parameter: 'q' });
 }
 
+/** `text` trimmed, or a 400 when nothing is left (`what` names it: "q", "the text after mtg:"). */
+function requireText(raw: string, what: string): string {
+  const text = raw.trim();
+  if (text.length === 0) throw invalidQ(`${what} must not be empty`);
+  return text;
+}
+
 export function parseSearchQuery(raw: string | undefined): SearchQuery {
   if (raw === undefined) throw invalidQ(`q is required: 1 to ${MAX_QUERY_LENGTH} characters of text, optionally after one of ${allowed()}`);
-  const text = raw.trim();
+  const text = requireText(raw, 'q');
   // Length in code points, so an emoji counts as one character as a user would count it.
   let length = 0;
   for (const _ of text) if (++length > MAX_QUERY_LENGTH) break;
-  if (length === 0) throw invalidQ('q must not be empty');
   if (length > MAX_QUERY_LENGTH) throw invalidQ(`q must be at most ${MAX_QUERY_LENGTH} characters`);
 
   const m = PREFIX.exec(text);
-  if (m === null) return { prefix: null, scope: null, words: searchTokens(text) };
+  if (m === null) return { prefix: null, scope: null, words: searchTokens(text), warnings: [] };
   const prefix = m[1].toLowerCase();
   const scope = SEARCH_PREFIXES.get(prefix);
-  if (scope === undefined) throw invalidQ(`q starts with the unknown prefix "${m[1]}:"; allowed prefixes are ${allowed()}`);
-  return { prefix, scope, words: searchTokens(text.slice(m[0].length)) };
+  if (scope === undefined) {
+    const warning = `"${m[0]}" is not a search prefix (${allowed()}), so q was searched as text`;
+    return { prefix: null, scope: null, words: searchTokens(text), warnings: [warning] };
+  }
+  // A prefix alone is an empty query, answered as q= is.
+  const rest = requireText(text.slice(m[0].length), `q after the prefix "${m[0]}"`);
+  return { prefix, scope, words: searchTokens(rest), warnings: [] };
 }

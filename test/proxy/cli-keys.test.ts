@@ -102,7 +102,7 @@ describe('catalog keys', () => {
     for (const command of ['revoke', 'rotate']) {
       const run = await catalog('keys', command, 'ZZZZZZZZ', '--state', state);
       expect(run.code).toBe(66);
-      expect(run.err).toBe('catalog: no key with ID ZZZZZZZZ\n');
+      expect(run.err).toBe('catalog: no key with ID "ZZZZZZZZ"\n');
     }
   });
 

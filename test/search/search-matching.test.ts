@@ -101,8 +101,8 @@ describe('GET /v1/search matching', () => {
     expect(missing.body.data).toEqual([]);
   });
 
-  it('a query with no word characters left is 200 with no data', async () => {
-    for (const text of ['***', '"" ()', 'mtg:', '-- ^ :']) {
+  it('a query with no word characters left (after a prefix too) is 200 with no data', async () => {
+    for (const text of ['***', '"" ()', 'mtg: ***', '-- ^ :']) {
       const { res, body } = await search(fx.app, q(text));
       expect(res.status, text).toBe(200);
       expect(body.data, text).toEqual([]);

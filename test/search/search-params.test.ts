@@ -20,11 +20,18 @@ async function expect400(query: string, parameter = 'q') {
 }
 
 describe('GET /v1/search parameters', () => {
-  it('when the prefix is not a kind prefix then 400 naming q and the allowed prefixes', async () => {
+  it('when the word before a colon is not a kind prefix then q is searched as text, with a warning naming the allowed prefixes', async () => {
     for (const text of ['name:bolt', 'mgt:bolt', 'cards:bolt', 'constructor:x', 'toString:x', 'hasOwnProperty:x']) {
-      const body = await expect400(q(text));
-      expect(body.message).toContain('mtg:, pokemon:, lorcana:, onepiece:, figures:');
+      const { res, body } = await search(fx.app, q(text));
+      expect(res.status, text).toBe(200);
+      expect(body.warnings, text).toEqual([`"${text.split(':')[0]}:" is not a search prefix (mtg:, pokemon:, lorcana:, onepiece:, figures:), so q was searched as text`]);
     }
+    expect((await search(fx.app, q('bolt:'))).body.data.map((d) => d.id)).toContain('mtg-bolt');
+  });
+
+  it('when q is a prefix with no text then 400, as q= is', async () => {
+    await expect400(q('mtg:'));
+    await expect400(q('figures:   '));
   });
 
   it('when q is missing, empty, blank or longer than 200 characters then 400', async () => {

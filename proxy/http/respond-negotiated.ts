@@ -1,0 +1,53 @@
+/**
+ * The one place where a body the proxy builds per request (search, audit, key administration,
+ * snapshot metadata, error bodies) picks its content coding: gzip when Accept-Encoding accepts it
+ * (serve-object/accept-encoding.ts: q-values, `*`, `gzip;q=0`, no header = identity) and the body
+ * is at least GZIP_MIN_BYTES, identity otherwise. `Vary: Accept-Encoding` is on every such answer,
+ * compressed or not: a cache must not hand a gzip body to a client that did not ask for one.
+ *
+ * With `etag`, the strong ETag is the SHA-256 of the bytes sent, so each coding has its own tag
+ * (RFC 9110 §8.8.3) and a gzip ETag is, as for stored objects, the hash of the gzip bytes;
+ * If-None-Match then gives 304. HEAD gets the headers of GET without the body.
+ *
+ * @example
+ *   return respondNegotiated(c, JSON.stringify(value), 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+ */
+import type { Context } from 'hono';
+import { gzip, sha256Hex } from '../../snapshots/codec.js';
+import type { ProxyEnv } from '../env.js';
+import { acceptsGzip } from '../serve-object/accept-encoding.js';
+import { ifNoneMatchHits } from '../serve-object/etag.js';
+import { respond, type HeaderBag } from './response-headers.js';
+
+/**
+ * Smaller bodies are sent as they are: gzip's header and trailer (18 bytes) and a short text's poor
+ * ratio save a few dozen bytes at most, less than compressing them costs. A typical error body
+ * (about 150 bytes) is under it; a page of audit rows or search results is well over it.
+ */
+export const GZIP_MIN_BYTES = 1024;
+
+export function respondNegotiated(
+  c: Context<ProxyEnv>,
+  body: string,
+  status: number,
+  own: HeaderBag,
+  options: { etag?: boolean } = {},
+): Response {
+  const headers: HeaderBag = { ...own, Vary: 'Accept-Encoding' };
+  let bytes: Buffer | string = body;
+  let length = Buffer.byteLength(body);
+  if (length >= GZIP_MIN_BYTES && acceptsGzip(c.req.header('accept-encoding'))) {
+    bytes = gzip(body);
+    length = bytes.length;
+    headers['Content-Encoding'] = 'gzip';
+  }
+  if (options.etag === true) {
+    headers.ETag = `"${sha256Hex(bytes)}"`;
+    if (ifNoneMatchHits(c.req.header('if-none-match'), headers.ETag)) {
+      delete headers['Content-Encoding'];
+      return respond(c, null, 304, headers, null);
+    }
+  }
+  headers['Content-Length'] = String(length);
+  return respond(c, c.req.method === 'HEAD' ? null : bytes, status, headers, length);
+}
