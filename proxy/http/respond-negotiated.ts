@@ -1,8 +1,8 @@
 /**
  * The one place where a body the proxy builds per request (search, audit, key administration,
  * snapshot metadata, error bodies) picks its content coding: gzip when Accept-Encoding accepts it
- * (serve-object/accept-encoding.ts: q-values, `*`, `gzip;q=0`, no header = identity) and the body
- * is at least GZIP_MIN_BYTES, identity otherwise. `Vary: Accept-Encoding` is on every such answer,
+ * (serve-object/accept-encoding.ts: q-values, `*`, `gzip;q=0`, no header = identity), identity
+ * otherwise; an error body is compressed only from ERROR_GZIP_MIN_BYTES. `Vary: Accept-Encoding` is on every such answer,
  * compressed or not: a cache must not hand a gzip body to a client that did not ask for one.
  *
  * With `etag`, the strong ETag is the SHA-256 of the bytes sent, so each coding has its own tag
@@ -20,11 +20,12 @@ import { ifNoneMatchHits } from '../serve-object/etag.js';
 import { respond, type HeaderBag } from './response-headers.js';
 
 /**
- * Smaller bodies are sent as they are: gzip's header and trailer (18 bytes) and a short text's poor
- * ratio save a few dozen bytes at most, less than compressing them costs. A typical error body
- * (about 150 bytes) is under it; a page of audit rows or search results is well over it.
+ * The partner document (part 2) says gzip is applied when the client accepts it, so every 2xx
+ * document is compressed then, whatever its size (as every stored object is). Error bodies are the
+ * document's "errors if large" (issue 21): a typical one (about 150 bytes) is sent plain, because
+ * gzip's header and trailer (18 bytes) and a short text's poor ratio would make it larger.
  */
-export const GZIP_MIN_BYTES = 1024;
+export const ERROR_GZIP_MIN_BYTES = 1024;
 
 export function respondNegotiated(
   c: Context<ProxyEnv>,
@@ -36,7 +37,8 @@ export function respondNegotiated(
   const headers: HeaderBag = { ...own, Vary: 'Accept-Encoding' };
   let bytes: Buffer | string = body;
   let length = Buffer.byteLength(body);
-  if (length >= GZIP_MIN_BYTES && acceptsGzip(c.req.header('accept-encoding'))) {
+  const large = status < 400 || length >= ERROR_GZIP_MIN_BYTES;
+  if (large && acceptsGzip(c.req.header('accept-encoding'))) {
     bytes = gzip(body);
     length = bytes.length;
     headers['Content-Encoding'] = 'gzip';

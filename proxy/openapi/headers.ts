@@ -41,7 +41,7 @@ const HEADERS: Record<string, HeaderDef> = {
   },
   Vary: { description: 'The body depends on Accept-Encoding.', schema: { type: 'string', const: 'Accept-Encoding' }, required: true },
   'Content-Encoding': {
-    description: 'gzip when Accept-Encoding accepts it (`gzip`, `x-gzip` or `*` with q > 0); absent otherwise and the body is plain JSON. A body the server builds per request (search, audit, key administration, snapshot metadata, errors) is sent plain under 1024 bytes.',
+    description: 'gzip when Accept-Encoding accepts it (`gzip`, `x-gzip` or `*` with q > 0); absent otherwise and the body is plain JSON. An error body the server builds is sent plain under 1024 bytes.',
     schema: { type: 'string', const: 'gzip' },
   },
   Link: {

@@ -49,7 +49,7 @@ describe('GET /v1/search HTTP semantics', () => {
   });
 
   it('gzips when the client accepts it, and not when it refuses', async () => {
-    // A page over GZIP_MIN_BYTES (respond-negotiated.ts): smaller ones are always sent plain.
+    // Any page is gzipped for a client that accepts it (respond-negotiated.ts); refusing gzip gets it plain.
     const page = `${q('ancient')}&limit=30`;
     const plain = await (await fx.app.request(`/v1/search?${page}`)).text();
     const res = await fx.app.request(`/v1/search?${page}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
