@@ -79,9 +79,12 @@ function publicRecord(record: KeyRecord): KeyRecord {
   return { keyId, tenant, tier, createdAt, expiresAt, revokedAt, replacedBy };
 }
 
-/** An unknown-shaped key ID cannot exist, so it is 404 like any unknown ID. */
+/**
+ * A key ID that is not 8 letters or digits breaks the document's pattern, so it is 400 naming `id`
+ * like any malformed parameter (a well-formed unknown one is 404). Not echoed: it may be a whole key.
+ */
 export function keyIdParam(id: string): string {
-  if (!isKeyId(id)) throw new CatalogError('not_found', `no key with ID ${JSON.stringify(id.slice(0, 16))}`, { parameter: 'id' });
+  if (!isKeyId(id)) throw new CatalogError('invalid_parameter', 'id must be a key ID: the 8 letters or digits after rxk_', { parameter: 'id' });
   return id;
 }
 
