@@ -26,7 +26,7 @@ export function parameterComponents(): Record<string, Schema> {
     Page: query('page', `1-based page, at most ${MAX_PAGE} (the largest exact number); a page past the end is 200 with \`data: []\`.`, { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
     Limit20: limit(20),
     Limit100: limit(100),
-    SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:`, then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax.', { type: 'string', minLength: 1, maxLength: 200 }, true),
+    SearchQuery: query('q', '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:`, then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax. Spaces at its ends are dropped; only spaces is 400.', { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' }, true),
     Since: query('since', 'Rows at or after this instant: `YYYY-MM-DD` (midnight UTC) or an ISO timestamp with a zone (`2026-11-20T10:00:00Z`); a day that does not exist (2026-02-30) is 400.', instantSchema('A date or an ISO timestamp with a zone.')),
     Until: query('until', 'Rows before this instant, in the form of `since` (must be after `since`).', instantSchema('A date or an ISO timestamp with a zone.')),
     Snapshot: query('snapshot', 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.', { type: 'string', pattern: `^${SNAPSHOT_ID}$` }),

@@ -27,7 +27,8 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
   const app = new Hono<ProxyEnv>();
   app.get(AUDIT_ROUTE, (c) => {
     c.set('routePattern', AUDIT_ROUTE);
-    const keyId = visibleKeyId(c, deps.keys);
+    // The query is checked before the key is looked up: a malformed request is 400 whether or not
+    // the key exists (the same for every caller, so it tells nothing about other tenants' keys).
     const query = new URL(c.req.url).searchParams;
     rejectUnknownParams(query, ['since', 'until', 'page', 'limit']);
     const { page, limit, warnings } = parseListParams(query, DEFAULT_LIMIT);
@@ -36,6 +37,7 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
     if (since !== null && until !== null && until <= since) {
       throw new CatalogError('invalid_parameter', 'until must be after since', { parameter: 'until' });
     }
+    const keyId = visibleKeyId(c, deps.keys);
     const { rows, total } = deps.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
     const body = JSON.stringify(envelope('audit', new Date(deps.clock()).toISOString(), rows, pageInfo(page, limit, total), warnings));
     const headers: Record<string, string> = {

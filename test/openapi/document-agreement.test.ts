@@ -5,47 +5,29 @@
  * percent-encoded object keys, and 405 on the health paths (test/proxy/health.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../proxy/app.js';
-import { loadConfig } from '../../proxy/config.js';
-import { createKeyStore } from '../../proxy/keys/store.js';
 import { buildOpenApiDocument } from '../../proxy/openapi/document.js';
-import { openStateDb, type StateDb } from '../../proxy/state/open.js';
-import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
-import { INTERNAL_KEY, tempDir, testClock } from '../helpers/auth-fixtures.js';
-import { compileExampleCatalog, type CompiledCatalog } from '../helpers/example-catalog.js';
+import { INTERNAL_KEY } from '../helpers/auth-fixtures.js';
+import { exampleApp, type ExampleApp } from '../helpers/example-app.js';
 
 type Json = Record<string, any>;
 
 const doc = buildOpenApiDocument() as Json;
 const internal = { 'X-Service-Internal-Key': INTERNAL_KEY };
 const json = { ...internal, 'Content-Type': 'application/json' };
-let catalog: CompiledCatalog;
-let tmp: ReturnType<typeof tempDir>;
-let state: StateDb;
-let app: ReturnType<typeof createApp>;
+let world: ExampleApp;
+let app: ExampleApp['app'];
 let partner: Record<string, string>;
 let keyId: string;
 
 beforeAll(async () => {
-  catalog = await compileExampleCatalog();
-  tmp = tempDir('catalog-agreement-');
-  state = openStateDb(`${tmp.dir}/state.sqlite`);
-  const clock = testClock();
-  app = createApp({
-    db: state, clock, logger: { error: () => undefined, info: () => undefined },
-    config: loadConfig({ CATALOG_INTERNAL_KEY: INTERNAL_KEY, CATALOG_TIER_LIMITS: 'free=1000000,standard=1000000,enterprise=1000000' }),
-    snapshots: createFsSnapshotSource(catalog.root),
-  });
-  const minted = createKeyStore(state, { clock }).mint({ tenant: 'acme', tier: 'enterprise' });
+  world = await exampleApp();
+  app = world.app;
+  const minted = world.keys.mint({ tenant: 'acme', tier: 'enterprise' });
   partner = { Authorization: `Bearer ${minted.key}` };
   keyId = minted.keyId;
 });
 
-afterAll(() => {
-  state?.close();
-  tmp?.cleanup();
-  catalog?.cleanup();
-});
+afterAll(() => world?.cleanup());
 
 const withParam = (url: string, name: string, value: string) => {
   const u = new URL(url, 'http://x');
@@ -109,6 +91,8 @@ describe('2. a day that does not exist is 400 naming the parameter', () => {
       await expect400(withParam(url, 'since', value), { headers: partner }, 'since');
       await expect400(withParam(url, 'until', value), { headers: partner }, 'until');
     }
+    // Checked before the key is looked up: the same 400 for a key ID that does not exist.
+    await expect400('/v1/admin/b2b-keys/ZZZZZZZZ/audit?since=2026-02-30', { headers: partner }, 'since');
     expect((await call(withParam(url, 'since', '2028-02-29'), { headers: partner })).status).toBe(200);
     expect((await call(withParam(url, 'since', '2000-02-29T23:59:59.999+01:00'), { headers: partner })).status).toBe(200);
   });
