@@ -1,10 +1,13 @@
 /**
- * Strict query-parameter parsing shared by the list routes (API.md §3): `page` >= 1, `limit` 1..100
- * (above 100 is capped with a warning); anything else is 400 `invalid_parameter` naming it.
+ * Strict query-parameter parsing shared by the list routes (API.md §3): `page` 1..MAX_PAGE, `limit`
+ * any integer >= 1 (above 100 is capped with a warning); anything else is 400 `invalid_parameter`
+ * naming it. proxy/openapi/parameters.ts states the same bounds from these constants.
  */
 import { CatalogError } from '../../snapshots/errors.js';
 
 export const MAX_LIMIT = 100;
+/** The largest page that is still an exact number; past it a page number would be rounded. */
+export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 
 export interface ListParams {
   page: number;
@@ -12,12 +15,14 @@ export interface ListParams {
   warnings: string[];
 }
 
-const INTEGER = /^[0-9]{1,9}$/;
+const DIGITS = /^[0-9]+$/;
 
-function parsePositiveInt(name: string, raw: string): number {
-  if (!INTEGER.test(raw)) throw new CatalogError('invalid_parameter', `${name} must be a positive integer`, { parameter: name });
+/** Any run of digits worth 1..max; the message says the range, so a refused value says what would do. */
+function parsePositiveInt(name: string, raw: string, max: number): number {
+  const range = max === Infinity ? 'an integer, 1 or more' : `an integer from 1 to ${max}`;
+  if (!DIGITS.test(raw)) throw new CatalogError('invalid_parameter', `${name} must be ${range}`, { parameter: name });
   const n = Number(raw);
-  if (n < 1) throw new CatalogError('invalid_parameter', `${name} must be 1 or more`, { parameter: name });
+  if (n < 1 || n > max) throw new CatalogError('invalid_parameter', `${name} must be ${range}`, { parameter: name });
   return n;
 }
 
@@ -32,8 +37,9 @@ export function parseListParams(query: URLSearchParams, defaultLimit: number): L
   const warnings: string[] = [];
   const rawPage = singleParam(query, 'page');
   const rawLimit = singleParam(query, 'limit');
-  const page = rawPage === undefined ? 1 : parsePositiveInt('page', rawPage);
-  let limit = rawLimit === undefined ? defaultLimit : parsePositiveInt('limit', rawLimit);
+  const page = rawPage === undefined ? 1 : parsePositiveInt('page', rawPage, MAX_PAGE);
+  // Any limit is taken: above MAX_LIMIT it is capped (with a warning), so its size does not matter.
+  let limit = rawLimit === undefined ? defaultLimit : parsePositiveInt('limit', rawLimit, Infinity);
   if (limit > MAX_LIMIT) {
     warnings.push(`limit capped at ${MAX_LIMIT}`);
     limit = MAX_LIMIT;

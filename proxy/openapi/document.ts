@@ -43,7 +43,7 @@ pull-rate statistics and a catalog summary. Every document is pre-rendered into 
   \`ETag\`, \`If-None-Match\` gives 304); errors are \`no-store\`.
 - Every API-key response carries \`RateLimit\` and \`RateLimit-Policy\`; over the limit: 429 with \`Retry-After\`.
 - Every response carries \`X-Request-Id\`; every error body is \`{ error, message, requestId }\`.
-- Any method a path does not list is 405 with \`Allow\` (but \`/healthz\` and \`/readyz\`: 404). API keys on \`/v1/me\`, \`/v1/observations\` and
+- Any method a path does not list is 405 with \`Allow\`. API keys on \`/v1/me\`, \`/v1/observations\` and
   \`/v1/admin\` (but the audit route) are 403. Paths not listed here are 404 (after the 401 check on \`/v1\`).
 - Snapshot files and bulk files carry \`Cache-Control: public, no-cache\` (they change at every publish);
   downloads take \`Range\` (206, or 416 past the end) and \`If-Range\`. \`snapshot=<id>\` pins a kept

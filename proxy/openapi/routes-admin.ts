@@ -37,7 +37,7 @@ export function adminPaths(examples: OpenApiExamples): Record<string, Schema> {
       delete: customOperation(TAG, {
         operationId: 'revokeKey', summary: 'Revoke a key',
         description: 'Takes effect on the next request in every server process; revoking twice keeps the first time. Internal key only.',
-        security: INTERNAL, parameters: ['KeyId'], status: 200, body: ref('KeyRecord'), headers: noStore, errors: [401, 403, 404, 405, 429, 500],
+        security: INTERNAL, parameters: ['KeyId'], status: 200, body: ref('KeyRecord'), headers: noStore, errors: [400, 401, 403, 404, 405, 429, 500],
       }, examples),
     },
     '/v1/admin/b2b-keys/{id}/rotate': {

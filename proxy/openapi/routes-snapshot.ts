@@ -107,17 +107,17 @@ export function healthPaths(examples: OpenApiExamples): Record<string, Schema> {
   const headers = headerSet(['X-Request-Id', 'Cache-Control']);
   const notReady = examples.operations[NOT_READY_EXAMPLE];
   const health = (o: Pick<CustomOperation, 'operationId' | 'summary' | 'description' | 'more'>) => ({
-    // Mounted before everything else, other methods fall through to the 404 of a path outside /v1.
-    get: customOperation(HEALTH_TAG, { ...o, security: [], status: 200, body: ref('Health'), headers, errors: [404] }, examples),
+    // Any other method is 405 with Allow (proxy/ops/health-routes.ts), as on every path.
+    get: customOperation(HEALTH_TAG, { ...o, security: [], status: 200, body: ref('Health'), headers, errors: [405] }, examples),
   });
   return {
     '/healthz': health({
       operationId: 'getHealth', summary: 'Liveness',
-      description: `200 \`{"status":"ok"}\` whenever the process answers. No credential (one sent is ignored), not counted, not logged. ${HEAD} Other methods are 404.`,
+      description: `200 \`{"status":"ok"}\` whenever the process answers. No credential (one sent is ignored), not counted, not logged. ${HEAD} Other methods are 405.`,
     }),
     '/readyz': health({
       operationId: 'getReady', summary: 'Readiness',
-      description: `200 \`{"status":"ready"}\` when a snapshot is published and the state file takes a write; otherwise 503 \`{"status":"not_ready"}\`, the reason only in the server log (docs/operations.md). No credential, not counted, not logged. ${HEAD} Other methods are 404.`,
+      description: `200 \`{"status":"ready"}\` when a snapshot is published and the state file takes a write; otherwise 503 \`{"status":"not_ready"}\`, the reason only in the server log (docs/operations.md). No credential, not counted, not logged. ${HEAD} Other methods are 405.`,
       more: {
         503: {
           description: 'Not ready: no snapshot is published yet, or the state file cannot be written.',

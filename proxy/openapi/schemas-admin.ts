@@ -1,11 +1,16 @@
 /** Schemas of key administration and the audit route (docs/auth.md). */
+import { INSTANT_PATTERN, TENANT_PATTERN, TENANT_RULE } from '../keys/validate.js';
 import { TIERS } from '../tiers.js';
 import { closed, int, nullable, oneOfValues, ref, str, timestamp, type Schema } from './schema-kit.js';
 
 const keyId = (): Schema => ({ type: 'string', pattern: '^[0-9A-Za-z]{8}$', description: 'The first 8 characters after `rxk_`; not secret.' });
-const tenant = (): Schema => ({ type: 'string', pattern: '^[A-Za-z0-9._@-]{1,64}$' });
+/** The tenant rule of proxy/keys/validate.ts, which the API enforces: 1-64 characters, the first a letter or digit. */
+export const tenantSchema = (): Schema => ({ type: 'string', pattern: TENANT_PATTERN.source, description: `A tenant name: ${TENANT_RULE}.` });
+/** `YYYY-MM-DD` or an ISO timestamp with a zone, of a day and time that exist (proxy/keys/validate.ts). */
+export const instantSchema = (description: string): Schema => ({ type: 'string', pattern: INSTANT_PATTERN.source, description });
+const tenant = tenantSchema;
 const expiry = (): Schema => ({
-  oneOf: [{ type: 'string', description: 'A future `YYYY-MM-DD` (midnight UTC) or ISO timestamp.' }, { type: 'null' }],
+  oneOf: [instantSchema('A future `YYYY-MM-DD` (midnight UTC) or ISO timestamp with a zone (`2027-01-31T00:00:00Z`); a day that does not exist (2027-02-30) is 400.'), { type: 'null' }],
 });
 
 export function adminSchemas(): Record<string, Schema> {

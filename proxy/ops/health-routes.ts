@@ -2,9 +2,11 @@
  * `GET /healthz` (the process answers) and `GET /readyz` (readiness.ts: a snapshot is published and
  * the state file takes writes). Outside `/v1` and mounted before the gate, so they need no
  * credential; before the request log and the metrics too, so a probe every second adds no lines.
- * Their bodies hold a status word and nothing else: no snapshot id, no path, no reason.
+ * Their bodies hold a status word and nothing else: no snapshot id, no path, no reason. Any other
+ * method is 405 with `Allow`, as on every other path (RFC 9110 §15.5.6).
  */
 import { Hono } from 'hono';
+import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
 import type { Readiness } from './readiness.js';
 
@@ -17,5 +19,10 @@ export function createHealthRoutes(readiness: Readiness): Hono<ProxyEnv> {
     const result = await readiness.check();
     return result.ready ? c.body('{"status":"ready"}', 200, HEADERS) : c.body('{"status":"not_ready"}', 503, HEADERS);
   });
+  for (const path of ['/healthz', '/readyz']) {
+    router.all(path, (c) => {
+      throw new CatalogError('method_not_allowed', `${c.req.method} is not allowed on this route.`, { allow: 'GET, HEAD' });
+    });
+  }
   return router;
 }

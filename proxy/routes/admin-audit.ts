@@ -13,6 +13,7 @@ import { noSuchKey, type KeyStore } from '../keys/store.js';
 import { parseInstant } from '../keys/validate.js';
 import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
 import { respondNegotiated } from '../http/respond-negotiated.js';
+import { keyIdParam } from './admin-keys.js';
 
 export const AUDIT_ROUTE = '/v1/admin/b2b-keys/:id/audit';
 const DEFAULT_LIMIT = 20;
@@ -27,7 +28,8 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
   const app = new Hono<ProxyEnv>();
   app.get(AUDIT_ROUTE, (c) => {
     c.set('routePattern', AUDIT_ROUTE);
-    const keyId = visibleKeyId(c, deps.keys);
+    // The query is checked before the key is looked up: a malformed request is 400 whether or not
+    // the key exists (the same for every caller, so it tells nothing about other tenants' keys).
     const query = new URL(c.req.url).searchParams;
     rejectUnknownParams(query, ['since', 'until', 'page', 'limit']);
     const { page, limit, warnings } = parseListParams(query, DEFAULT_LIMIT);
@@ -36,6 +38,7 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
     if (since !== null && until !== null && until <= since) {
       throw new CatalogError('invalid_parameter', 'until must be after since', { parameter: 'until' });
     }
+    const keyId = visibleKeyId(c, deps.keys);
     const { rows, total } = deps.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
     const body = JSON.stringify(envelope('audit', new Date(deps.clock()).toISOString(), rows, pageInfo(page, limit, total), warnings));
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'private, no-store' };
@@ -51,7 +54,7 @@ export function createAdminAuditRoutes(deps: AdminAuditRouteDeps): Hono<ProxyEnv
 
 function visibleKeyId(c: Context<ProxyEnv>, keys: KeyStore): string {
   const auth = c.get('auth');
-  const keyId = c.req.param('id') ?? '';
+  const keyId = keyIdParam(c.req.param('id') ?? '');
   const record = keys.get(keyId);
   const notFound = () => noSuchKey(keyId);
   if (auth?.kind === 'internal') {

@@ -9,6 +9,7 @@
 import { Hono, type Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
+import { isKeyId } from '../keys/format.js';
 import type { KeyRecord } from '../keys/record.js';
 import type { KeyStore } from '../keys/store.js';
 import { parseExpiry, parseTenant, parseTier } from '../keys/validate.js';
@@ -52,13 +53,13 @@ export function createAdminKeyRoutes(deps: AdminKeyRouteDeps): Hono<ProxyEnv> {
   app.delete(`${base}/:id`, (c) => {
     c.set('routePattern', `${base}/:id`);
     requireInternal(c);
-    return noStore(c, publicRecord(keys.revoke(c.req.param('id'))), 200);
+    return noStore(c, publicRecord(keys.revoke(keyIdParam(c.req.param('id')))), 200);
   });
 
   app.post(`${base}/:id/rotate`, async (c) => {
     c.set('routePattern', `${base}/:id/rotate`);
     requireInternal(c);
-    const keyId = c.req.param('id');
+    const keyId = keyIdParam(c.req.param('id'));
     const body = await readJsonObject(c, ['expiresAt'], true);
     const expiresAt = body.expiresAt === undefined || body.expiresAt === null ? null : parseExpiry(body.expiresAt, clock());
     return noStore(c, keys.rotate(keyId, { expiresAt }).minted, 201);
@@ -77,6 +78,15 @@ export function createAdminKeyRoutes(deps: AdminKeyRouteDeps): Hono<ProxyEnv> {
 function publicRecord(record: KeyRecord): KeyRecord {
   const { keyId, tenant, tier, createdAt, expiresAt, revokedAt, replacedBy } = record;
   return { keyId, tenant, tier, createdAt, expiresAt, revokedAt, replacedBy };
+}
+
+/**
+ * A key ID that is not 8 letters or digits breaks the document's pattern, so it is 400 naming `id`
+ * like any malformed parameter (a well-formed unknown one is 404). Not echoed: it may be a whole key.
+ */
+export function keyIdParam(id: string): string {
+  if (!isKeyId(id)) throw new CatalogError('invalid_parameter', 'id must be a key ID: the 8 letters or digits after rxk_', { parameter: 'id' });
+  return id;
 }
 
 function noStore(c: Context<ProxyEnv>, value: unknown, status: 200 | 201): Response {

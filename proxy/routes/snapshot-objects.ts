@@ -4,6 +4,10 @@
  * key and check the hash, with no URL-to-key mapping to get wrong. `?snapshot=<id>` pins a kept
  * snapshot so a sync reads one snapshot throughout. Keys are checked segment by segment before
  * they touch the store.
+ *
+ * The key may come with its slashes as they are or percent-encoded (`v1%2Fcards%2F...`): OpenAPI
+ * clients encode `/` in a path parameter, so the key is decoded exactly once; what it decodes to
+ * must still be a manifest key (so `%2E%2E` and `%252F` are refused like `..`).
  */
 import type { Hono } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
@@ -24,8 +28,8 @@ export function registerObjectRoute(router: Hono<ProxyEnv>, serve: ObjectServer,
     c.set('routePattern', '/v1/snapshot/objects/*');
     const query = queryOf(c);
     rejectUnknownParams(query, ['snapshot']);
-    const key = c.req.path.slice(PREFIX.length);
-    if (!isObjectKey(key)) {
+    const key = objectKeyOf(c.req.url);
+    if (key === null || !isObjectKey(key)) {
       throw new CatalogError('invalid_parameter', 'the object key must be a manifest key such as v1/cards/<id>/30d.json.gz', { parameter: 'key' });
     }
     const reader = await files.pin(c, query);
@@ -39,4 +43,15 @@ export function registerObjectRoute(router: Hono<ProxyEnv>, serve: ObjectServer,
     headers['Content-Length'] = String(obj.gzip.length);
     return respond(c, c.req.method === 'HEAD' ? null : obj.gzip, 200, headers, obj.gzip.length);
   });
+}
+
+/** The key as sent (the raw URL, not Hono's partly decoded path), decoded once; null if it is not valid percent-encoding. */
+function objectKeyOf(url: string): string | null {
+  const start = url.indexOf(PREFIX, url.indexOf('://') + 3);
+  const end = url.search(/[?#]/);
+  try {
+    return decodeURIComponent(url.slice(start + PREFIX.length, end < 0 ? undefined : end));
+  } catch {
+    return null;
+  }
 }

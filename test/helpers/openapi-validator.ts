@@ -13,11 +13,8 @@ type Json = Record<string, any>;
 
 /** Headers of the transport, not of the API: not listed in the document. */
 const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
-/**
- * Statuses for a method the path does not list: the middleware's answers before routing, and 404
- * (the health paths, mounted before the method guard, fall through to the 404 of an unknown path).
- */
-const BEFORE_ROUTING = new Set([401, 403, 404, 405, 429]);
+/** Statuses for a method the path does not list: the middleware's answers before routing, and 405. */
+const BEFORE_ROUTING = new Set([401, 403, 405, 429]);
 
 export interface Checked {
   /**

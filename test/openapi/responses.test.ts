@@ -166,11 +166,12 @@ describe('key administration and the audit route answer as the document says', (
     await expectStatus(500, closedState, 'GET', '/v1/admin/b2b-keys', internal);
   });
 
-  it('rotateKey and revokeKey: 201/200, and 400, 401, 403, 404, 405, 429, 500', async () => {
+  it('rotateKey and revokeKey: 201/200, and 400 (both), 401, 403, 404, 405, 429, 500', async () => {
     const minted = await (await expectStatus(201, main, 'POST', '/v1/admin/b2b-keys', internal, { tenant: 'acme' })).json();
     const rotated = await (await expectStatus(201, main, 'POST', `/v1/admin/b2b-keys/${minted.keyId}/rotate`, internal, { expiresAt: null })).json();
     await expectStatus(400, main, 'POST', `/v1/admin/b2b-keys/${minted.keyId}/rotate`, internal);
     await expectStatus(200, main, 'DELETE', `/v1/admin/b2b-keys/${rotated.keyId}`, internal);
+    await expectStatus(400, main, 'DELETE', '/v1/admin/b2b-keys/not..valid', internal);
     for (const [method, url] of [['POST', '/v1/admin/b2b-keys/ZZZZZZZZ/rotate'], ['DELETE', '/v1/admin/b2b-keys/ZZZZZZZZ']]) {
       await expectStatus(401, main, method, url);
       await expectStatus(403, main, method, url, partner);
@@ -276,6 +277,8 @@ describe('snapshot, bulk and mirror routes answer as the document says', () => {
     const url = '/v1/snapshot/objects/v1/cards/OP01-001/30d.json.gz';
     await reads(url);
     await expectStatus(400, main, 'GET', '/v1/snapshot/objects/v1/cards/OP01-001/30d.txt', partner);
+    // As generated clients send the path parameter: its slashes percent-encoded.
+    await reads(`/v1/snapshot/objects/${encodeURIComponent('v1/cards/OP01-001/30d.json.gz')}`);
     await expectStatus(404, main, 'GET', '/v1/snapshot/objects/v1/cards/OP99-999/30d.json.gz', partner);
     await pinnedErrors(url);
   });
@@ -294,11 +297,11 @@ describe('snapshot, bulk and mirror routes answer as the document says', () => {
 });
 
 describe('health endpoints answer as the document says', () => {
-  it('getHealth and getReady: 200 and HEAD without a credential; getReady 503 before the first publish; other methods 404', async () => {
+  it('getHealth and getReady: 200 and HEAD without a credential; getReady 503 before the first publish; other methods 405', async () => {
     for (const url of ['/healthz', '/readyz']) {
       await expectStatus(200, main, 'GET', url);
       await expectStatus(200, main, 'HEAD', url);
-      await expectStatus(404, main, 'POST', url);
+      await expectStatus(405, main, 'POST', url);
     }
     expect(await (await expectStatus(503, empty, 'GET', '/readyz')).json()).toEqual({ status: 'not_ready' });
     await expectStatus(200, empty, 'GET', '/healthz');

@@ -132,11 +132,13 @@ describe('audit route', () => {
     expect(body.message).toContain(parameter);
   });
 
-  it('when the internal key reads an unknown key ID then 404, and a session caller gets 403', async () => {
+  it('when the internal key reads an unknown key ID then 404, a malformed one 400 naming id, and a session caller gets 403', async () => {
     h = authHarness({ env: { CATALOG_INTERNAL_KEY: INTERNAL_KEY, CATALOG_SESSION_SECRET: SESSION_SECRET } });
     const { keyId } = h.keys.mint({ tenant: 'acme', tier: 'free' });
     expect((await h.app.request('/v1/admin/b2b-keys/ZZZZZZZZ/audit', { headers: internal() })).status).toBe(404);
-    expect((await h.app.request('/v1/admin/b2b-keys/not..valid/audit', { headers: internal() })).status).toBe(404);
+    const malformed = await h.app.request('/v1/admin/b2b-keys/not..valid/audit', { headers: internal() });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: 'invalid_parameter', message: expect.stringMatching(/^id /) });
     const cookie = signSessionCookie(SESSION_SECRET, { sub: 'u', exp: T0 / 1000 + 60 });
     expect((await h.app.request(`/v1/admin/b2b-keys/${keyId}/audit`, { headers: { Cookie: `${SESSION_COOKIE}=${cookie}` } })).status).toBe(403);
   });

@@ -47,10 +47,17 @@ describe('GET /healthz', () => {
     expect(auditRows(h.state)).toEqual([]);
   });
 
-  it('answers HEAD too; other methods are 404 like any path outside /v1', async () => {
+  it('answers HEAD too; other methods are 405 with Allow, as on every other path', async () => {
     const { h } = await published();
     expect((await h.app.request('/healthz', { method: 'HEAD' })).status).toBe(200);
-    expect((await h.app.request('/healthz', { method: 'POST' })).status).toBe(404);
+    for (const path of ['/healthz', '/readyz']) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+        const res = await h.app.request(path, { method });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('Allow')).toBe('GET, HEAD');
+        expect(await res.json()).toMatchObject({ error: 'method_not_allowed' });
+      }
+    }
   });
 });
 
