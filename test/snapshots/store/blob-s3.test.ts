@@ -132,6 +132,23 @@ describe('S3 settings', () => {
     expect(() => createS3Client({ AWS_S3_FORCE_PATH_STYLE: 'yes' })).toThrow('AWS_S3_FORCE_PATH_STYLE must be true or false, got "yes"');
   });
 
+  it('says to set AWS_REGION when no region is configured anywhere (before any request is sent)', async () => {
+    const saved = { ...process.env };
+    // No shared config file either: the SDK would take a region from there.
+    Object.assign(process.env, { AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent' });
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    try {
+      const store = createS3BlobStore({ bucket: 'snaps', env: { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' } });
+      const err = await catalogErrorOf(store.head('x'));
+      expect(err.message).toBe('s3://snaps/: head x: no region; set AWS_REGION (us-east-1 for most S3-compatible servers)');
+      expect(err.exitCode).toBe(78);
+      await store.close();
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it('validates the store options once, at construction, naming the option', () => {
     const env = { AWS_REGION: 'us-east-1' };
     expect(() => createS3BlobStore({ bucket: 'B', env })).toThrow('createS3BlobStore: bucket must be a bucket name');
