@@ -12,6 +12,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   type GetObjectCommandOutput,
@@ -87,6 +88,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const { client, endpoint } = createS3Client(options.env ?? process.env);
   const location = `s3://${bucket}/${prefix}`;
   const context = (what: string) => ({ what, location, endpoint, bucket });
+  let bucketSeen = false;
   const keyOf = (key: string) => {
     checkKey(key);
     return prefix + key;
@@ -146,7 +148,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
     async head(key) {
       const Key = keyOf(key);
       const out = await send(`head ${key}`, () => client.send(new HeadObjectCommand({ Bucket: bucket, Key })), null);
-      return out === null ? null : { size: out.ContentLength ?? 0 };
+      if (out !== null) return { size: out.ContentLength ?? 0 };
+      // A HEAD's 404 has no body to tell a missing key from a missing bucket; without this a wrong
+      // bucket would read as "nothing published yet". Asked once per store, on the first miss.
+      if (!bucketSeen) {
+        const found = await send(`head ${key}`, () => client.send(new HeadBucketCommand({ Bucket: bucket })), null);
+        if (found === null) throw s3Error(Object.assign(new Error('no such bucket'), { name: 'NoSuchBucket' }), context(`head ${key}`));
+        bucketSeen = true;
+      }
+      return null;
     },
     async *list(listPrefix): AsyncGenerator<BlobInfo> {
       checkPrefix(listPrefix);

@@ -112,6 +112,10 @@ suite('S3 store on OpenStack Swift (s3api)', () => {
     expect(missing.message).toBe(
       `s3://no-such-bucket-here/: put x: the bucket no-such-bucket-here does not exist at ${env.AWS_ENDPOINT_URL}; create it, or fix the bucket of the s3:// location (and AWS_ENDPOINT_URL)`,
     );
+    // A HEAD's 404 alone cannot tell a missing bucket from a missing key: the store asks.
+    const headMissing = await catalogErrorOf(noBucket.head('current'));
+    expect(headMissing.code).toBe('config');
+    expect(headMissing.message).toContain('the bucket no-such-bucket-here does not exist');
     await Promise.all([unreachable.close(), wrongKey.close(), noBucket.close()]);
   });
 
