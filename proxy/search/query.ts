@@ -52,11 +52,12 @@ function requireText(raw: string, what: string): string {
 
 export function parseSearchQuery(raw: string | undefined): SearchQuery {
   if (raw === undefined) throw invalidQ(`q is required: 1 to ${MAX_QUERY_LENGTH} characters of text, optionally after one of ${allowed()}`);
-  const text = requireText(raw, 'q');
-  // Length in code points, so an emoji counts as one character as a user would count it.
+  // Length in code points, so an emoji counts as one character as a user would count it, and of q as
+  // sent (spaces at its ends included), as the OpenAPI document's maxLength counts it.
   let length = 0;
-  for (const _ of text) if (++length > MAX_QUERY_LENGTH) break;
+  for (const _ of raw) if (++length > MAX_QUERY_LENGTH) break;
   if (length > MAX_QUERY_LENGTH) throw invalidQ(`q must be at most ${MAX_QUERY_LENGTH} characters`);
+  const text = requireText(raw, 'q');
 
   const m = PREFIX.exec(text);
   if (m === null) return { prefix: null, scope: null, words: searchTokens(text), warnings: [] };
