@@ -63,10 +63,10 @@ export async function serveFolder(dir: string, misbehave: Misbehave = () => fals
     }
     const plain = fs.readFileSync(local);
     const body = options.gzip ? zlib.gzipSync(plain) : plain;
+    // gzip goes chunked (no Content-Length), as servers that compress on the fly send it.
     res.writeHead(200, {
       'content-type': 'application/x-ndjson',
-      'content-length': body.length,
-      ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...(options.gzip ? { 'content-encoding': 'gzip' } : { 'content-length': body.length }),
     });
     if (options.drip === undefined) res.end(body);
     else drip(res, body, options.drip);

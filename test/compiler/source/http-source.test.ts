@@ -230,8 +230,8 @@ describe('the HTTP source', () => {
 });
 
 /**
- * A generated catalog with files of several MiB (prices, fx rates): big enough that a body arrives
- * faster than it can be written, which is when a body that pushes back pauses undici's parser.
+ * A generated catalog whose prices file is over 3 MiB: big enough that a body arrives faster than
+ * it can be written, which is when a body that pushes back pauses undici's parser.
  */
 let large: string;
 beforeAll(async () => {
