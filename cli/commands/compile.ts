@@ -8,6 +8,7 @@ import { formatDuration } from '../progress.js';
 import { withPhaseTimings } from '../../compiler/compile/phase-timings.js';
 import { parseIntOption } from '../options.js';
 import { loadPrivateKey } from '../../snapshots/signature.js';
+import { exitOnUncaught } from '../uncaught.js';
 
 export function registerCompile(program: Command, io: CliIO): void {
   program
@@ -26,6 +27,9 @@ export function registerCompile(program: Command, io: CliIO): void {
       // CATALOG_COMPILE_TIMINGS=1 prints wall and CPU time per phase to stderr (docs/benchmarks.md).
       const timed = io.env.CATALOG_COMPILE_TIMINGS === '1' ? withPhaseTimings(log) : null;
       const progress = timed ? { ...log, ...timed, compiled: log.compiled, finish: log.finish } : log;
+      // An exception nothing can catch (issue 21: one thrown inside undici) still ends the compile
+      // with one `catalog:` line and its documented exit code, never a stack trace.
+      const release = exitOnUncaught(process, io, () => progress.finish());
       try {
         const s = await compileSnapshot({
           source: opts.source,
@@ -50,6 +54,7 @@ export function registerCompile(program: Command, io: CliIO): void {
             `(${Math.round(s.objects / Math.max(secs, 0.001))} objects/s)${signKey ? ', manifest signed' : ''} -> ${opts.out}/current\n`,
         );
       } finally {
+        release();
         progress.finish();
       }
     });

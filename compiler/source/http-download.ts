@@ -3,6 +3,11 @@
  * disk before any line is read, so a retry after a body cut short starts the file over without
  * ever handing out a line twice (the simpler of the two designs: no resumable line bookkeeping).
  *
+ * The body goes to disk from undici's own data callback, each chunk written before the next is
+ * parsed, and never pushes back on undici (http-body-file.ts says why: undici 7 crashes the process
+ * when a server closes the connection while a body is paused). An encoded body (gzip, br, deflate)
+ * is stored as it came and decoded from disk once it is complete.
+ *
  * @example
  *   const found = await downloadFile(new URL('https://host/export/cards.ndjson'), '/tmp/x/cards.ndjson', policy);
  *   // found === false: the server answered 404/410 (the caller decides whether that file was required)
@@ -11,9 +16,11 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Transform } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { CatalogError } from '../../snapshots/errors.js';
+import { getToFile } from './http-body-file.js';
 import { redactUrl } from './location.js';
 import { backoffMs, isTransientError, MAX_RETRY_AFTER_MS, retryAfterMs, TRANSIENT_STATUSES } from './retry.js';
 
@@ -33,38 +40,37 @@ export interface DownloadPolicy {
 /** Statuses that mean "this file is not in the export": the same answer on every retry. */
 const MISSING_STATUSES = new Set([404, 410]);
 
+const ACCEPT = { accept: 'application/x-ndjson, application/json;q=0.9, */*;q=0.1', 'accept-encoding': 'gzip, br' };
+
 export async function downloadFile(url: URL, dest: string, policy: DownloadPolicy): Promise<boolean> {
   const shown = redactUrl(url);
   const random = policy.random ?? Math.random;
+  // An encoded body is stored here first, then decoded into `dest`.
+  const encodedPath = `${dest}.encoded`;
   let lastProblem = '';
   for (let attempt = 0; ; attempt += 1) {
     let waitMs: number | null = null;
     try {
-      const res = await request(url, {
-        method: 'GET',
+      // Opening the file anew truncates it: a retried download starts from an empty file.
+      const res = await getToFile(url, {
         dispatcher: policy.dispatcher,
         signal: policy.signal,
-        headersTimeout: policy.fetchTimeoutMs,
-        bodyTimeout: policy.fetchTimeoutMs,
-        headers: { accept: 'application/x-ndjson, application/json;q=0.9, */*;q=0.1', 'accept-encoding': 'gzip, br' },
+        timeoutMs: policy.fetchTimeoutMs,
+        headers: ACCEPT,
+        // The encoding is checked before the body comes, so an unsupported one downloads nothing.
+        fileFor: (status, headers) => (status !== 200 ? null : encodingOf(headers, shown) === 'identity' ? dest : encodedPath),
       });
       if (res.statusCode === 200) {
-        let decoder: Transform | null;
-        try {
-          decoder = decoderFor(res.headers['content-encoding'], shown);
-        } catch (err) {
-          res.body.destroy();
-          throw err;
+        const encoding = encodingOf(res.headers, shown);
+        if (encoding !== 'identity') {
+          await pipeline(fs.createReadStream(encodedPath), decoderOf(encoding), fs.createWriteStream(dest));
+          await fs.promises.rm(encodedPath, { force: true });
         }
-        // Opening the file anew truncates it: a retried download starts from an empty file.
-        if (decoder === null) await pipeline(res.body, fs.createWriteStream(dest));
-        else await pipeline(res.body, decoder, fs.createWriteStream(dest));
         return true;
       }
-      await res.body.dump();
       if (MISSING_STATUSES.has(res.statusCode)) return false;
       if (!TRANSIENT_STATUSES.has(res.statusCode)) {
-        // 400, 401, 403, 500...: the same request will get the same answer.
+        // 400, 401, 403, 501...: the same request will get the same answer.
         throw new CatalogError('source_unreachable', `GET ${shown} answered HTTP ${res.statusCode}`, {
           url: shown,
           status: res.statusCode,
@@ -93,13 +99,21 @@ export async function downloadFile(url: URL, dest: string, policy: DownloadPolic
   }
 }
 
-function decoderFor(encoding: string | string[] | undefined, shown: string): Transform | null {
-  const value = (Array.isArray(encoding) ? encoding.join(',') : encoding ?? '').trim().toLowerCase();
-  if (value === '' || value === 'identity') return null;
-  if (value === 'gzip' || value === 'x-gzip') return zlib.createGunzip();
-  if (value === 'br') return zlib.createBrotliDecompress();
-  if (value === 'deflate') return zlib.createInflate();
+type Encoding = 'identity' | 'gzip' | 'br' | 'deflate';
+
+function encodingOf(headers: IncomingHttpHeaders, shown: string): Encoding {
+  const header = headers['content-encoding'];
+  const value = (Array.isArray(header) ? header.join(',') : header ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return 'identity';
+  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
+  if (value === 'br' || value === 'deflate') return value;
   throw new CatalogError('source_unreachable', `GET ${shown} answered with an unsupported Content-Encoding ${value}`, { url: shown });
+}
+
+function decoderOf(encoding: Exclude<Encoding, 'identity'>): Transform {
+  if (encoding === 'gzip') return zlib.createGunzip();
+  if (encoding === 'br') return zlib.createBrotliDecompress();
+  return zlib.createInflate();
 }
 
 function describeError(err: unknown): string {
@@ -114,7 +128,7 @@ function closed(shown: string, cause: unknown): CatalogError {
 function nonTransient(shown: string, err: unknown): CatalogError {
   // Errors of the local write side (disk full, permissions) carry the fs syscall.
   const syscall = (err as { syscall?: string }).syscall;
-  if (syscall === 'open' || syscall === 'write' || syscall === 'close' || syscall === 'fsync') {
+  if (syscall === 'open' || syscall === 'write' || syscall === 'close' || syscall === 'fsync' || syscall === 'read') {
     return new CatalogError('io', `cannot store ${shown} locally: ${describeError(err)}`, { url: shown }, { cause: err });
   }
   return new CatalogError('source_unreachable', `GET ${shown} failed: ${describeError(err)}`, { url: shown }, { cause: err });

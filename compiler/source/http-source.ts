@@ -53,7 +53,8 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
       pending = limit(async () => {
         if (aborter.signal.aborted) throw new CatalogError('internal', 'the catalog source is closed');
         const dest = path.join(await ensureTempDir(), file);
-        const policy = { dispatcher, signal: aborter.signal, ...settings };
+        // settings.dispatcher is undefined when the source made its own Agent: spread it first.
+        const policy = { ...settings, dispatcher, signal: aborter.signal };
         return (await downloadFile(fileUrl(base, file), dest, policy)) ? dest : null;
       });
       // Prefetched files may fail before anyone asks for them; the failure is reported to the

@@ -1,15 +1,17 @@
 /**
  * The retry policy of the HTTP source: which failures are worth another try and how long to wait.
  * Transient: connection errors, timeouts, a body cut short, and the statuses a healthy server
- * answers while overloaded or restarting (429, 502, 503, 504). A 404 or 400 will not change on
- * retry, so it is never retried.
+ * answers while overloaded or restarting (429, 502, 503, 504) or hitting a passing fault (500: a
+ * static file server answers it for a read error, a file being replaced, a backend restarting
+ * behind a proxy; retried a few times, a lasting 500 still fails the compile in seconds, with the
+ * same exit code). A 404 or 400 will not change on retry, so it is never retried.
  *
  * @example
  *   backoffMs(2, 250, Math.random)             // between 500 and 1000
  *   retryAfterMs('3', Date.now(), 30_000)     // 3000
  */
 
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /** Longest wait a server's Retry-After may impose on a nightly compile, per attempt. */
 export const MAX_RETRY_AFTER_MS = 30_000;

@@ -1,7 +1,12 @@
 /**
- * Starts the system nginx (when installed) on a free loopback port with docs/mirroring/nginx.conf
- * pointed at a mirror folder, with every path of its own under a temp folder (never the system
- * configuration). Returns null when nginx is absent, so the caller can skip with a message.
+ * Starts the system nginx on a free loopback port with every path of its own under a temp folder
+ * (never the system configuration): `startNginx` serves a mirror folder with docs/mirroring/nginx.conf,
+ * `startStaticNginx` serves a plain folder of files (an HTTP catalog source as a static file server).
+ * Both return null when nginx is absent; `nginxMissing` then skips the test, or fails it where nginx
+ * must be there (CI: `.ci/run` installs it with scripts/servers/install-nginx.sh).
+ *
+ * nginx's worker processes run as an unprivileged user (www-data on Debian): the folders served must
+ * be readable, and their parents enterable, by that user (a mkdtemp folder is 0700: chmod it).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +25,21 @@ export function findNginx(): string | null {
   return which.status === 0 && which.stdout.trim() ? which.stdout.trim() : null;
 }
 
+/** True where a missing nginx is a failure, not a skip: CI (CI=true) and `.ci/run` (CATALOG_REQUIRE_NGINX=1). */
+export function nginxRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CI === 'true' || env.CATALOG_REQUIRE_NGINX === '1';
+}
+
+/**
+ * For a test whose nginx did not start because nginx is not installed: fails it in CI, skips it
+ * elsewhere with a message saying how to install nginx.
+ */
+export function nginxMissing(ctx: { skip(note?: string): void }, what: string, env: NodeJS.ProcessEnv = process.env): void {
+  const how = 'bash scripts/servers/install-nginx.sh (Debian: apt-get install -y nginx-light)';
+  if (nginxRequired(env)) throw new Error(`nginx is not installed, and this run requires it (CI): ${what} cannot run; .ci/run installs it with ${how}`);
+  ctx.skip(`nginx is not installed (${how}): ${what} did not run`);
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -29,15 +49,13 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startNginx(mirrorRoot: string, workDir: string): Promise<RunningNginx | null> {
+/** Starts nginx with one `server { ... }` block, `@PORT@` in it replaced by a free port. */
+async function startWithServer(serverConf: (port: number) => string, workDir: string, what: string): Promise<RunningNginx | null> {
   const bin = findNginx();
   if (bin === null) return null;
   mkdirSync(join(workDir, 'tmp'), { recursive: true });
   const port = await freePort();
-  const server = readFileSync(join(REPO, 'docs', 'mirroring', 'nginx.conf'), 'utf8')
-    .replaceAll('/srv/catalog-mirror', mirrorRoot)
-    .replace('listen 8081;', `listen 127.0.0.1:${port};`);
-  writeFileSync(join(workDir, 'server.conf'), server);
+  writeFileSync(join(workDir, 'server.conf'), serverConf(port));
   const tmp = join(workDir, 'tmp');
   writeFileSync(join(workDir, 'nginx.conf'), [
     'daemon off;', `pid ${join(workDir, 'nginx.pid')};`, `error_log ${join(workDir, 'error.log')} warn;`,
@@ -47,13 +65,18 @@ export async function startNginx(mirrorRoot: string, workDir: string): Promise<R
   ].join('\n'));
   const args = ['-e', join(workDir, 'error.log'), '-p', `${workDir}/`, '-c', join(workDir, 'nginx.conf')];
   const check = spawnSync(bin, ['-t', '-q', ...args], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx rejected docs/mirroring/nginx.conf: ${check.stderr}`);
+  if (check.status !== 0) throw new Error(`nginx rejected ${what}: ${check.stderr}`);
   const child: ChildProcess = spawn(bin, args, { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    const up = await fetch(`${url}/`).then(() => true, () => false);
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
+  let up = false;
+  for (let i = 0; i < 50 && !up && child.exitCode === null; i++) {
+    up = await fetch(`${url}/`).then((r) => r.body?.cancel().then(() => true) ?? true, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!up) {
+    child.kill('SIGKILL');
+    const log = existsSync(join(workDir, 'error.log')) ? readFileSync(join(workDir, 'error.log'), 'utf8') : '';
+    throw new Error(`nginx (${what}) did not answer on ${url} within 5 s: ${log}`);
   }
   return {
     url,
@@ -63,4 +86,34 @@ export async function startNginx(mirrorRoot: string, workDir: string): Promise<R
       child.kill('SIGQUIT');
     }),
   };
+}
+
+/** nginx serving a `catalog mirror` folder with docs/mirroring/nginx.conf. */
+export function startNginx(mirrorRoot: string, workDir: string): Promise<RunningNginx | null> {
+  const conf = readFileSync(join(REPO, 'docs', 'mirroring', 'nginx.conf'), 'utf8');
+  return startWithServer(
+    (port) => conf.replaceAll('/srv/catalog-mirror', mirrorRoot).replace('listen 8081;', `listen 127.0.0.1:${port};`),
+    workDir,
+    'docs/mirroring/nginx.conf',
+  );
+}
+
+/**
+ * nginx as a plain static file server of `root` (files at `${url}/<name>`). `keepAlive: false` sets
+ * keepalive_timeout 0: every answer says `Connection: close` and nginx closes the connection after it.
+ */
+export function startStaticNginx(root: string, workDir: string, options: { keepAlive?: boolean } = {}): Promise<RunningNginx | null> {
+  return startWithServer(
+    (port) => [
+      'server {',
+      `  listen 127.0.0.1:${port};`,
+      `  root ${root};`,
+      `  keepalive_timeout ${options.keepAlive === false ? 0 : 75};`,
+      '  types { application/json json; application/x-ndjson ndjson; }',
+      '  location / { }',
+      '}',
+    ].join('\n'),
+    workDir,
+    'a static file server',
+  );
 }

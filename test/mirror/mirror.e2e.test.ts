@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { startNginx } from '../helpers/nginx.js';
+import { nginxMissing, startNginx } from '../helpers/nginx.js';
 import { request } from 'undici';
 
 let dir: string;
@@ -235,10 +235,7 @@ describe('catalog mirror', () => {
     // nginx's workers run as an unprivileged user: the temp folder (mkdtemp makes it 0700) must be traversable.
     chmodSync(dir, 0o755);
     const nginx = await startNginx(mirrorDir(), join(dir, 'nginx'));
-    if (nginx === null) {
-      ctx.skip('nginx is not installed (apt-get install -y nginx-light): the nginx mirror check did not run');
-      return;
-    }
+    if (nginx === null) return nginxMissing(ctx, 'the nginx mirror check');
     try {
       const key = readFileSync(join(dir, 'key.txt'), 'utf8').trim();
       const { entries } = manifestOf(origin);

@@ -1,4 +1,6 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogError } from '../../../snapshots/errors.js';
 import {
   loadCatalog,
@@ -8,8 +10,11 @@ import {
   type LoadedCatalog,
   type OpenSourceOptions,
 } from '../../../compiler/source/index.js';
-import { baseCatalog, card, writeCatalog, removeTempDirs } from './catalog-fixture.js';
-import { cutMidBody, serveFolder, type Misbehave, type TestServer } from './http-server.js';
+import { generateCatalog } from '../../../compiler/generate/index.js';
+import { baseCatalog, card, makeTempDir, writeCatalog, removeTempDirs } from './catalog-fixture.js';
+import { cutMidBody, cutMidChunkedBody, serveFolder, type Misbehave, type ServeOptions, type TestServer } from './http-server.js';
+import { nginxMissing, startStaticNginx } from '../../helpers/nginx.js';
+import { startPythonHttp } from '../../helpers/python-http.js';
 
 afterAll(removeTempDirs);
 
@@ -21,7 +26,7 @@ afterEach(async () => {
 // Fast backoff so retry tests stay quick; the policy itself is unit-tested in retry.test.ts.
 const FAST: OpenSourceOptions = { retryBaseMs: 5, fetchTimeoutMs: 2_000 };
 
-async function serve(dir: string, misbehave?: Misbehave, options?: { gzip?: boolean; delayMs?: number }): Promise<TestServer> {
+async function serve(dir: string, misbehave?: Misbehave, options?: ServeOptions): Promise<TestServer> {
   const server = await serveFolder(dir, misbehave, options);
   cleanups.push(() => server.close());
   return server;
@@ -155,7 +160,7 @@ describe('the HTTP source', () => {
     expect(server.requests.get('sets.ndjson')).toBe(3);
   });
 
-  it.each([400, 401, 500])('when the server answers %i then it is not retried', async (status) => {
+  it.each([400, 401, 403])('when the server answers %i then it is not retried', async (status) => {
     const server = await serve(writeCatalog(), ({ file }, _req, res) => {
       if (file !== 'cards.ndjson') return false;
       res.writeHead(status).end();
@@ -221,5 +226,121 @@ describe('the HTTP source', () => {
     expect(source.describe()).not.toContain('s3cret');
     expect(source.describe()).not.toContain('abc');
     expect((await source.readMeta()).asOf).toBe('2026-11-20');
+  });
+});
+
+/**
+ * A generated catalog whose prices file is over 3 MiB: big enough that a body arrives faster than
+ * it can be written, which is when a body that pushes back pauses undici's parser.
+ */
+let large: string;
+beforeAll(async () => {
+  large = makeTempDir('source-large-');
+  fs.chmodSync(large, 0o755);
+  await generateCatalog({ out: large, cards: 1500, seed: 5, asOf: '2026-11-20' });
+});
+
+/** The files of `dir` under `<root>/export/`, readable by nginx's unprivileged workers. */
+function exportRoot(dir: string): string {
+  const root = makeTempDir('source-export-');
+  fs.chmodSync(root, 0o755);
+  fs.mkdirSync(path.join(root, 'export'), { mode: 0o755 });
+  for (const name of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, name), path.join(root, 'export', name));
+  return root;
+}
+
+describe('the HTTP source against static file servers and connections that end', () => {
+  // Issue 21, item 1: against a server that closes the connection after each answer, the last bytes
+  // of a body and the FIN came together while the body stream still held unread data; undici 7's
+  // parser was paused (backpressure) when the socket ended and its 'end' handler threw an uncatchable
+  // AssertionError (assert(!this.paused) in Parser.finish) that crashed the compile.
+  it('when the server closes every connection after its answer (Connection: close) then every load gives what the folder gives', async () => {
+    const server = await serve(large, undefined, { connectionClose: true });
+    const expected = await readAll(open(large));
+    for (let i = 0; i < 3; i++) expect(await readAll(open(server.base))).toEqual(expected);
+    expect(server.connections).toBe(3 * 11);
+    expect(fs.statSync(path.join(large, 'prices.ndjson')).size).toBeGreaterThan(3 * 1024 * 1024);
+  });
+
+  it('when the files are served by python3 -m http.server (HTTP/1.0: one connection per file) then the load gives what the folder gives', async () => {
+    const python = await startPythonHttp(large);
+    cleanups.push(() => python.stop());
+    const expected = await readAll(open(large));
+    for (let i = 0; i < 3; i++) expect(await readAll(open(`${python.url}/`))).toEqual(expected);
+  });
+
+  it.for([
+    ['keep-alive', true],
+    ['keepalive_timeout 0: Connection: close', false],
+  ] as const)('when the files are served by nginx (%s) then the load gives what the folder gives', async ([, keepAlive], ctx) => {
+    const root = exportRoot(large);
+    const nginx = await startStaticNginx(root, path.join(makeTempDir('source-nginx-'), 'nginx'), { keepAlive });
+    if (nginx === null) return nginxMissing(ctx, 'the HTTP source against nginx');
+    cleanups.push(() => nginx.stop());
+    const expected = await readAll(open(large));
+    for (let i = 0; i < 3; i++) expect(await readAll(open(`${nginx.url}/export/`))).toEqual(expected);
+  });
+
+  it('when the server is slow (the body in 16 KiB pieces 5 ms apart, each within fetchTimeoutMs) then the load succeeds without a retry', async () => {
+    const dir = biggerCatalog();
+    const server = await serve(dir, undefined, { drip: { bytes: 16 * 1024, ms: 5 }, connectionClose: true });
+    expect(await readAll(open(server.base, { ...FAST, fetchTimeoutMs: 1_000 }))).toEqual(await readAll(open(dir)));
+    expect([...server.requests.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('when a piece of a slow body takes longer than fetchTimeoutMs then the file is fetched again', async () => {
+    const dir = biggerCatalog();
+    const server = await serve(dir, ({ file, attempt }, _req, res) => {
+      if (file !== 'cards.ndjson' || attempt !== 1) return false;
+      // Half the body, then silence past the timeout.
+      const body = fs.readFileSync(path.join(dir, file));
+      res.writeHead(200, { 'content-length': body.length }).write(body.subarray(0, body.length >> 1));
+      return true;
+    });
+    const fromHttp = await readAll(open(server.base, { ...FAST, fetchTimeoutMs: 300 }));
+    expect(fromHttp).toEqual(await readAll(open(dir)));
+    expect(server.requests.get('cards.ndjson')).toBe(2);
+  });
+
+  it.each([
+    ['with Content-Length and Connection: close', 'length'],
+    ['chunked (no Content-Length)', 'chunked'],
+  ])('when the connection drops mid-file (%s) then the file is fetched again and no line is duplicated', async (_name, framing) => {
+    const server = await serve(large, ({ file, attempt }, _req, res) => {
+      if (attempt !== 1 || (file !== 'cards.ndjson' && file !== 'prices.ndjson')) return false;
+      if (framing === 'chunked') cutMidChunkedBody(large, file, res);
+      else cutMidBody(large, file, res);
+      return true;
+    }, { connectionClose: framing === 'length' });
+    expect(await readAll(open(server.base))).toEqual(await readAll(open(large)));
+    expect(server.requests.get('cards.ndjson')).toBe(2);
+    expect(server.requests.get('prices.ndjson')).toBe(2);
+  });
+
+  it('when a file answers 500 twice and then recovers then the load succeeds after retries', async () => {
+    const dir = biggerCatalog();
+    const server = await serve(dir, ({ file, attempt }, _req, res) => {
+      if (file !== 'prices.ndjson' || attempt > 2) return false;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+      return true;
+    }, { connectionClose: true });
+    expect(await readAll(open(server.base))).toEqual(await readAll(open(dir)));
+    expect(server.requests.get('prices.ndjson')).toBe(3);
+  });
+
+  it('when a file keeps answering 500 then the load fails with source_unreachable after the allowed retries', async () => {
+    const server = await serve(writeCatalog(), ({ file }, _req, res) => {
+      if (file !== 'cards.ndjson') return false;
+      res.writeHead(500).end();
+      return true;
+    });
+    const err = await caught(loadCatalog(open(server.base, { ...FAST, retries: 2 }), { maxRejects: 0 }));
+    expect(err.code).toBe('source_unreachable');
+    expect(err.message).toBe(`GET ${server.base}cards.ndjson failed after 3 attempts (last: HTTP 500)`);
+  });
+
+  it('when the body is gzip and the connection closes after it then it is decoded', async () => {
+    const server = await serve(large, undefined, { gzip: true, connectionClose: true });
+    expect(await readAll(open(server.base))).toEqual(await readAll(open(large)));
   });
 });
