@@ -7,9 +7,11 @@
  *   const client = createMirrorClient({ baseUrl: 'https://api.example.com', key });
  *   const manifest = await client.getBytes('/v1/snapshot/manifest?snapshot=…');
  */
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
 import { CatalogError, type ErrorCode } from '../snapshots/errors.js';
+import { getToFile } from '../snapshots/http/get-to-file.js';
 import { createRateGate, type Clock, type RateGate } from './rate-gate.js';
 
 export interface MirrorClientOptions {
@@ -22,7 +24,23 @@ export interface MirrorClientOptions {
   clock?: Clock;
   /** Told about each retry and pause (one line, no key). */
   onRetry?: (message: string) => void;
+  /** The connection pool to use (default: one of its own with `connections`, closed by `close`). */
+  dispatcher?: Dispatcher;
 }
+
+/** One attempt's answer: its status and headers, then either its error text or its result. */
+interface Answer<T> {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  text(): Promise<string>;
+  drop(): Promise<void>;
+  take(): Promise<T>;
+}
+
+/** A 206 for another range than the one asked: the partial file is dropped and fetched again. */
+class RangeMismatch extends Error {}
+
+const BODY_TIMEOUT_MS = 60_000;
 
 export interface MirrorClient {
   getBytes(path: string): Promise<Buffer>;
@@ -47,34 +65,37 @@ export function createMirrorClient(o: MirrorClientOptions): MirrorClient {
   const clock = o.clock ?? realClock;
   const gate = createRateGate(clock, o.connections ?? 8);
   const attempts = o.attempts ?? 6;
-  const agent = new Agent({ connections: o.connections ?? 8, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  const agent = o.dispatcher ?? new Agent({ connections: o.connections ?? 8, headersTimeout: 30_000, bodyTimeout: BODY_TIMEOUT_MS });
+  const auth = { authorization: `Bearer ${o.key}` };
 
-  /** One request with the retry policy; `handle` consumes a 2xx response. */
-  async function send<T>(path: string, headers: () => Promise<Record<string, string>>, handle: (res: Dispatcher.ResponseData) => Promise<T>): Promise<T> {
+  /** One request with the retry policy; `attempt` sends it once, `take` consumes a 2xx answer. */
+  async function send<T>(path: string, attempt: () => Promise<Answer<T>>): Promise<T> {
     let failures = 0;
     let limited = 0;
     for (;;) {
       await gate.wait();
-      let res: Dispatcher.ResponseData;
+      let res: Answer<T>;
       try {
-        res = await request(`${base}${path}`, { dispatcher: agent, headers: { authorization: `Bearer ${o.key}`, ...(await headers()) } });
+        res = await attempt();
       } catch (err) {
+        if (err instanceof CatalogError) throw err;
+        // No answer, or (downloads) a body that broke off mid-way: retry, a download resumes.
         await backoff(path, `${(err as Error).message}`);
         continue;
       }
       gate.observe(res.headers, res.statusCode);
       if (res.statusCode === 429 && ++limited <= MAX_RATE_LIMITED) {
-        await res.body.dump();
+        await res.drop();
         o.onRetry?.(`${path}: rate limited, waiting as the server asked`);
         continue;
       }
       if (res.statusCode >= 500 || res.statusCode === 429) {
-        await res.body.dump();
+        await res.drop();
         await backoff(path, `HTTP ${res.statusCode}`);
         continue;
       }
       if (res.statusCode >= 400) {
-        const text = await res.body.text();
+        const text = await res.text();
         let message = `HTTP ${res.statusCode}`;
         try {
           message = (JSON.parse(text) as { message?: string }).message ?? message;
@@ -84,9 +105,9 @@ export function createMirrorClient(o: MirrorClientOptions): MirrorClient {
         throw new CatalogError(STATUS_CODES[res.statusCode] ?? 'invalid_parameter', `${base}${path}: ${message}`, { status: res.statusCode });
       }
       try {
-        return await handle(res);
+        return await res.take();
       } catch (err) {
-        // The body broke off mid-way (connection reset, timeout): retry, a download resumes.
+        // The body broke off mid-way (connection reset, timeout): retry.
         if (err instanceof CatalogError) throw err;
         await backoff(path, `body interrupted (${(err as Error).message})`);
       }
@@ -103,8 +124,17 @@ export function createMirrorClient(o: MirrorClientOptions): MirrorClient {
     }
   }
 
-  const noHeaders = async () => ({});
-  const getBytes = (path: string) => send(path, noHeaders, async (res) => Buffer.from(await res.body.arrayBuffer()));
+  const getBytes = (path: string) => send(path, async (): Promise<Answer<Buffer>> => {
+    const res = await request(`${base}${path}`, { dispatcher: agent, headers: auth });
+    return {
+      statusCode: res.statusCode,
+      headers: res.headers,
+      text: () => res.body.text(),
+      drop: () => res.body.dump(),
+      // Read at once into memory: the body never holds unread data, so undici is not paused.
+      take: async () => Buffer.from(await res.body.arrayBuffer()),
+    };
+  });
 
   return {
     getBytes,
@@ -117,30 +147,40 @@ export function createMirrorClient(o: MirrorClientOptions): MirrorClient {
       const start = await sizeNow();
       if (start === expected.size) return start;
       if (start > expected.size) await rm(dest, { force: true });
-      let from = 0;
-      return send(path, async (): Promise<Record<string, string>> => {
-        from = await sizeNow();
-        return from > 0 && from < expected.size ? { range: `bytes=${from}-`, 'if-range': expected.etag } : {};
-      }, async (res) => {
-        // 206: the rest of the same file; 200: the whole file (no part yet, or If-Range said it changed).
-        const append = res.statusCode === 206 && String(res.headers['content-range'] ?? '').startsWith(`bytes ${from}-`);
-        if (res.statusCode === 206 && !append) {
-          await res.body.dump();
-          await rm(dest, { force: true });
-          throw new Error('the server sent a different range than asked');
-        }
-        // Each chunk is written before the next is read (not a buffered stream), so the bytes that
-        // arrived before a broken connection are on disk for the next attempt to resume from.
-        const out = await open(dest, append ? 'a' : 'w');
+      return send(path, async (): Promise<Answer<number>> => {
+        const from = await sizeNow();
+        const resume: Record<string, string> = from > 0 && from < expected.size ? { range: `bytes=${from}-`, 'if-range': expected.etag } : {};
+        // The body goes to disk as it arrives, written inside undici's data callback
+        // (get-to-file.ts): a file stream that pushed back would pause undici's parser, which
+        // crashes the process when the server closes the connection (issue 21). Bytes that arrived
+        // before a broken connection are on disk for the next attempt to resume from.
+        let got;
         try {
-          for await (const chunk of res.body) await out.write(chunk as Buffer);
-        } finally {
-          await out.close();
+          got = await getToFile(new URL(`${base}${path}`), {
+            dispatcher: agent,
+            signal: new AbortController().signal,
+            timeoutMs: BODY_TIMEOUT_MS,
+            headers: { ...auth, ...resume },
+            fileFor: (status, headers) => {
+              // 206: the rest of the same file; 200: the whole file (no part yet, or If-Range said it changed).
+              if (status === 206 && !String(headers['content-range'] ?? '').startsWith(`bytes ${from}-`)) {
+                throw new RangeMismatch('the server sent a different range than asked');
+              }
+              if (status === 206) return { path: dest, append: true };
+              return status >= 200 && status < 300 ? dest : null;
+            },
+          });
+        } catch (err) {
+          if (err instanceof RangeMismatch) await rm(dest, { force: true });
+          throw err;
         }
-        return sizeNow();
+        const body = got.body;
+        return { statusCode: got.statusCode, headers: got.headers, text: async () => body.toString('utf8'), drop: async () => {}, take: sizeNow };
       });
     },
-    close: () => agent.close(),
+    close: async () => {
+      if (o.dispatcher === undefined) await agent.close();
+    },
     gate,
   };
 }

@@ -4,7 +4,7 @@
  * ever handing out a line twice (the simpler of the two designs: no resumable line bookkeeping).
  *
  * The body goes to disk from undici's own data callback, each chunk written before the next is
- * parsed, and never pushes back on undici (http-body-file.ts says why: undici 7 crashes the process
+ * parsed, and never pushes back on undici (snapshots/http/get-to-file.ts says why: undici 7 crashes the process
  * when a server closes the connection while a body is paused). An encoded body (gzip, br, deflate)
  * is stored as it came and decoded from disk once it is complete.
  *
@@ -20,7 +20,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CatalogError } from '../../snapshots/errors.js';
-import { getToFile } from './http-body-file.js';
+import { getToFile } from '../../snapshots/http/get-to-file.js';
 import { redactUrl } from './location.js';
 import { backoffMs, isTransientError, MAX_RETRY_AFTER_MS, retryAfterMs, TRANSIENT_STATUSES } from './retry.js';
 

@@ -11,6 +11,7 @@ import { downloadFile, type DownloadPolicy } from '../../../compiler/source/http
 import { generateCatalog } from '../../../compiler/generate/index.js';
 import { makeTempDir, removeTempDirs, writeCatalog } from './catalog-fixture.js';
 import { serveFolder, type Misbehave, type ServeOptions, type TestServer } from './http-server.js';
+import { pauseCountingAgent } from '../../helpers/pause-counting-agent.js';
 
 afterAll(removeTempDirs);
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,49 +25,6 @@ async function serve(dir: string, misbehave?: Misbehave, options?: ServeOptions)
   return server;
 }
 
-/**
- * An Agent that counts how often a handler asked undici to pause: `controller.pause()` (the
- * handler API of undici 7) or `onData` returning false (the older one that `request()` uses).
- */
-function pauseCountingAgent(): { agent: Dispatcher; pauses: () => number } {
-  let pauses = 0;
-  const base = new Agent({ connections: 4 });
-  cleanups.push(() => base.close());
-  const agent = base.compose((dispatch) => (opts, handler) => {
-    const h = handler as Dispatcher.DispatchHandler;
-    const counted: Dispatcher.DispatchHandler = {
-      ...bind(h),
-      onRequestStart: h.onRequestStart && ((controller, context) => {
-        const pause = controller.pause.bind(controller);
-        controller.pause = () => {
-          pauses += 1;
-          pause();
-        };
-        h.onRequestStart!(controller, context);
-      }),
-      onData: h.onData && ((chunk) => {
-        const more = h.onData!(chunk);
-        if (more === false) pauses += 1;
-        return more;
-      }),
-    };
-    return dispatch(opts, counted);
-  });
-  return { agent, pauses: () => pauses };
-}
-
-/** The handler's own methods, bound, so a copy can replace a few of them. */
-function bind(h: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
-  const out: Record<string, unknown> = {};
-  for (let o: object | null = h; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const key of Object.getOwnPropertyNames(o)) {
-      const value = (h as Record<string, unknown>)[key];
-      if (key !== 'constructor' && key.startsWith('on') && typeof value === 'function' && !(key in out)) out[key] = value.bind(h);
-    }
-  }
-  return out as Dispatcher.DispatchHandler;
-}
-
 function policy(dispatcher: Dispatcher, extra: Partial<DownloadPolicy> = {}): DownloadPolicy {
   return { dispatcher, retries: 2, fetchTimeoutMs: 2_000, retryBaseMs: 5, signal: new AbortController().signal, ...extra };
 }
@@ -77,6 +35,7 @@ describe('downloadFile', () => {
     await generateCatalog({ out: dir, cards: 1500, seed: 2, asOf: '2026-11-20' });
     const server = await serve(dir, undefined, { connectionClose: true });
     const { agent, pauses } = pauseCountingAgent();
+    cleanups.push(() => agent.close());
     const out = makeTempDir('download-out-');
     const files = ['prices.ndjson', 'fx-rates.ndjson', 'cards.ndjson', 'binders.ndjson'];
     for (let round = 0; round < 3; round++) {

@@ -12,7 +12,8 @@
  * socket's 'end' handler then calls Parser.finish(), which asserts `!this.paused` and throws from an
  * event handler, where nothing can catch it: the process dies (issue 21; nodejs/undici#5360, fixed
  * in undici 8 by nodejs/undici#5474, and undici 8 needs Node 22). A parser that is never paused
- * cannot meet that assertion.
+ * cannot meet that assertion. The HTTP catalog source (compiler/source/http-download.ts) and the
+ * partner mirror's downloads (mirror/client.ts) both fetch files through it.
  *
  * @example
  *   const res = await getToFile(url, { dispatcher, signal, timeoutMs: 30_000, headers: {}, fileFor: (s) => (s === 200 ? '/tmp/x' : null) });
@@ -30,17 +31,23 @@ export interface GetToFileOptions {
   timeoutMs: number;
   headers: Record<string, string>;
   /**
-   * Called once the final status and headers are in: the file that receives the body (created or
-   * truncated), or null to drop the body (an error page). A throw refuses the answer: the request
-   * is aborted and fails with that error.
+   * Called once the final status and headers are in: the file that receives the body (a path:
+   * created or truncated; `{ path, append: true }`: appended to, for a resumed download), or null
+   * to keep the body in memory instead (an error page, up to KEPT_BODY_BYTES). A throw refuses the
+   * answer: the request is aborted and fails with that error.
    */
-  fileFor(statusCode: number, headers: IncomingHttpHeaders): string | null;
+  fileFor(statusCode: number, headers: IncomingHttpHeaders): string | { path: string; append: boolean } | null;
 }
 
 export interface GotAnswer {
   statusCode: number;
   headers: IncomingHttpHeaders;
+  /** The body when `fileFor` gave no file (its first KEPT_BODY_BYTES), else empty. */
+  body: Buffer;
 }
+
+/** Enough of an error body for its message; the rest is read and dropped. */
+export const KEPT_BODY_BYTES = 64 * 1024;
 
 /** Resolves once the whole body is in its file (and the file is closed); rejects on any failure. */
 export function getToFile(url: URL, o: GetToFileOptions): Promise<GotAnswer> {
@@ -52,6 +59,8 @@ export function getToFile(url: URL, o: GetToFileOptions): Promise<GotAnswer> {
     let controller: Dispatcher.DispatchController | null = null;
     let answer: GotAnswer | null = null;
     let fd: number | null = null;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
     let settled = false;
 
     const onAbort = (): void => controller?.abort(o.signal.reason as Error);
@@ -71,7 +80,7 @@ export function getToFile(url: URL, o: GetToFileOptions): Promise<GotAnswer> {
       }
       if (error != null) reject(error);
       else if (answer === null) reject(new Error(`GET ${url.pathname}: the response ended without a status`));
-      else resolve(answer);
+      else resolve({ ...answer, body: Buffer.concat(kept, keptBytes) });
     };
 
     const handler: Dispatcher.DispatchHandler = {
@@ -83,16 +92,24 @@ export function getToFile(url: URL, o: GetToFileOptions): Promise<GotAnswer> {
       onResponseStart(c, statusCode, headers) {
         // 1xx informational answers: the real one follows.
         if (statusCode < 200) return;
-        answer = { statusCode, headers };
+        answer = { statusCode, headers, body: Buffer.alloc(0) };
         try {
           const file = o.fileFor(statusCode, headers);
-          if (file !== null) fd = fs.openSync(file, 'w');
+          if (typeof file === 'string') fd = fs.openSync(file, 'w');
+          else if (file !== null) fd = fs.openSync(file.path, file.append ? 'a' : 'w');
         } catch (err) {
           c.abort(err as Error);
         }
       },
       onResponseData(c, chunk) {
-        if (fd === null) return;
+        if (fd === null) {
+          if (keptBytes < KEPT_BODY_BYTES) {
+            const part = chunk.subarray(0, KEPT_BODY_BYTES - keptBytes);
+            kept.push(Buffer.from(part));
+            keptBytes += part.length;
+          }
+          return;
+        }
         try {
           for (let at = 0; at < chunk.length; ) at += fs.writeSync(fd, chunk, at);
         } catch (err) {
