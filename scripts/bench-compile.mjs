@@ -20,6 +20,8 @@ import { existsSync, mkdirSync, rmSync, createReadStream, createWriteStream, ren
 import { createInterface } from 'node:readline';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { numberOption } from './lib/arguments.mjs';
+import { loadAverage } from './lib/machine.mjs';
 
 const args = process.argv.slice(2);
 const realOnly = args.includes('--real-only');
@@ -27,8 +29,7 @@ let sizes = realOnly ? [] : [10_000, 100_000];
 if (args.includes('--1m')) sizes.push(1_000_000);
 const si = args.indexOf('--sizes');
 if (si >= 0) sizes = args[si + 1].split(',').map(Number);
-const ti = args.indexOf('--settle');
-const settleSeconds = ti >= 0 ? Number(args[ti + 1]) : 60;
+const settleSeconds = numberOption(args, '--settle', 60);
 const work = join(process.cwd(), '.bench');
 mkdirSync(work, { recursive: true });
 const hasTime = existsSync('/usr/bin/time');
@@ -150,7 +151,7 @@ for (const r of rows) {
 }
 if (real !== null) {
   console.log('');
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`load average at the end: ${loadAverage()}`);
   console.log('');
   console.log('| real corpus step | read | imported | merged | rejected | wall s | peak MiB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');

@@ -19,8 +19,8 @@
 # with its own config, cache and logs under .bench/edge/; what it starts it stops by PID.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench-preamble.sh"
+bench_preamble bench-edge
 HERE="$ROOT/scripts/bench-edge-cache"
 
 CARDS="${EDGE_CARDS:-300}"
@@ -29,15 +29,11 @@ BURST="${EDGE_BURST:-8}"
 # The proxy's fixed Cache-Control (API.md §7); the script checks nginx derived the same numbers.
 S_MAXAGE=300
 SWR=3600
-if [[ -n "${npm_lifecycle_event:-}" ]]; then COMMAND_LINE="npm run $npm_lifecycle_event"; else COMMAND_LINE="bash scripts/bench-edge-cache.sh"; fi
 
-log() { printf 'bench-edge: %s\n' "$*" >&2; }
-die() { printf 'bench-edge: FAILED: %s\n' "$*" >&2; exit 1; }
-for v in CARDS WAIT BURST; do [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"; done
+require_whole_numbers CARDS WAIT BURST
 (( CARDS >= 1 && BURST >= 1 )) || die "need EDGE_CARDS >= 1 and EDGE_BURST >= 1"
 
 # ---------------------------------------------------------------- 1. nginx
-source "$ROOT/scripts/lib/bench-run.sh"
 NGINX="$(find_nginx)"
 if [[ -z "$NGINX" ]]; then
   log "installing nginx from Debian packages"
@@ -45,24 +41,13 @@ if [[ -z "$NGINX" ]]; then
   NGINX="$(find_nginx)"
   [[ -n "$NGINX" ]] || { echo "skipped: nginx not available (installed, but not on PATH)"; exit 0; }
 fi
-[[ -f dist/cli/main.js ]] || die "dist/cli/main.js is missing: run \`npm run build\` (or \`npm run bench:edge\`, which builds)"
+require_dist bench:edge
 
 # ---------------------------------------------------------------- 2. catalog and snapshot (cached)
 WORK="$ROOT/.bench/edge"
-CATALOG="$WORK/catalog-$CARDS"
-SNAPS="$WORK/snapshots-$CARDS"
 RUN="$WORK/run"
 mkdir -p "$WORK"
-if [[ ! -f "$CATALOG/meta.json" ]]; then
-  log "generating $CARDS cards into $CATALOG"
-  rm -rf "$CATALOG" "$SNAPS"
-  node bin/catalog.js generate --out "$CATALOG" --cards "$CARDS" --seed 11 >&2
-fi
-if [[ ! -e "$SNAPS/current" ]]; then
-  log "compiling $CATALOG into $SNAPS"
-  node bin/catalog.js compile --source "$CATALOG" --out "$SNAPS" > /dev/null 2> "$WORK/compile.log"
-fi
-SNAPSHOT_DIR="$(readlink -f "$SNAPS/current")"
+cached_snapshot "$WORK" "$CARDS" 11 "$WORK/compile.log"
 CARD_ID="$(find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | head -n 1)"
 [[ -n "$CARD_ID" ]] || die "no card in $SNAPSHOT_DIR"
 rm -rf "$RUN"
@@ -73,14 +58,9 @@ stop_started_on_exit
 
 # ---------------------------------------------------------------- 3. the proxy: fresh state, one key, admin port
 STATE="$RUN/state.sqlite"
-KEY="$(node bin/catalog.js keys mint --state "$STATE" --tenant edge --tier standard --json \
-  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).key))')"
+KEY="$(mint_key "$STATE" edge standard)"
 [[ -n "$KEY" ]] || die "could not mint a key"
-env -i PATH="$PATH" HOME="${HOME:-/root}" CATALOG_LOG_LEVEL=info \
-  node bin/catalog.js serve --snapshots "$SNAPS" --state "$STATE" --host 127.0.0.1 --port 0 --workers 1 --admin-port 0 \
-  > "$RUN/proxy.out" 2> "$RUN/proxy.log" &
-PROXY_PID=$!
-wait_for_proxy "$RUN/proxy.out" "$RUN/proxy.log"
+start_proxy "$RUN/proxy.out" "$RUN/proxy.log" CATALOG_LOG_LEVEL=info -- --workers 1 --admin-port 0
 METRICS_URL="$(sed -n 's/^metrics on \(http:[^ ]*\)$/\1/p' "$RUN/proxy.out" | head -n 1)"
 UPSTREAM_PORT="${PROXY_URL##*:}"
 log "proxy (pid $PROXY_PID) on $PROXY_URL, metrics on $METRICS_URL"

@@ -20,10 +20,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
+import { numberOption } from './lib/arguments.mjs';
 
 const args = process.argv.slice(2);
-const cardsArg = args.indexOf('--cards');
-const CARDS = cardsArg >= 0 ? Number(args[cardsArg + 1]) : 1_000_000;
+const CARDS = numberOption(args, '--cards', 1_000_000);
 const RANGES = ['30d', '3mo', '6mo', '12mo', 'all'];
 const dir = mkdtempSync(join(tmpdir(), 'bench-pack-index-'));
 

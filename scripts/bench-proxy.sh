@@ -18,8 +18,8 @@
 # script prints "skipped: ..." and exits 0. Exit 1 when a correctness check fails.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench-preamble.sh"
+bench_preamble bench-proxy
 HERE="$ROOT/scripts/bench-proxy"
 
 CARDS="${BENCH_CARDS:-100000}"
@@ -32,15 +32,8 @@ IDS_SAMPLE="${BENCH_IDS:-0}"
 RANGE="${BENCH_RANGE:-30d}"
 # CATALOG_TIER_LIMITS takes at most 9 digits; 999,999,999 a minute is "unlimited" for a 20 s run.
 ENTERPRISE_LIMIT=999999999
-# `npm run bench:proxy` runs this script with npm_lifecycle_event set; say which command it was.
-if [[ -n "${npm_lifecycle_event:-}" ]]; then COMMAND_LINE="npm run $npm_lifecycle_event"; else COMMAND_LINE="bash scripts/bench-proxy.sh"; fi
 
-log() { printf 'bench-proxy: %s\n' "$*" >&2; }
-die() { printf 'bench-proxy: FAILED: %s\n' "$*" >&2; exit 1; }
-
-for v in CARDS SECONDS_RUN WARMUP CONNECTIONS THREADS WORKERS IDS_SAMPLE; do
-  [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
-done
+require_whole_numbers CARDS SECONDS_RUN WARMUP CONNECTIONS THREADS WORKERS IDS_SAMPLE
 (( SECONDS_RUN >= 1 && CONNECTIONS >= THREADS && THREADS >= 1 && WORKERS >= 1 && CARDS >= 1 )) \
   || die "need BENCH_SECONDS >= 1, BENCH_CONNECTIONS >= BENCH_THREADS >= 1, BENCH_WORKERS >= 1, BENCH_CARDS >= 1"
 
@@ -49,8 +42,6 @@ done
 LOADAVG_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---------------------------------------------------------------- 1. nginx and wrk
-source "$ROOT/scripts/lib/bench-run.sh"
-
 NGINX="$(find_nginx)"
 if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
   log "installing nginx and wrk from Debian packages"
@@ -68,29 +59,16 @@ if ! "$NGINX" -V 2>&1 | grep -q -- '--with-http_gzip_static_module'; then
   echo "skipped: nginx/wrk not available ($NGINX is built without the gzip_static module)"
   exit 0
 fi
-[[ -f dist/cli/main.js ]] || die "dist/cli/main.js is missing: run \`npm run build\` (or \`npm run bench:proxy\`, which builds)"
+require_dist bench:proxy
 
 # ---------------------------------------------------------------- 2. catalog and snapshot (cached)
 WORK="$ROOT/.bench/proxy"
-CATALOG="$WORK/catalog-$CARDS"
-SNAPS="$WORK/snapshots-$CARDS"
 RUN="$WORK/run"
 mkdir -p "$WORK"
-if [[ "${BENCH_REBUILD:-0}" == 1 ]]; then rm -rf "$CATALOG" "$SNAPS"; fi
-
-# meta.json is written last by `generate`, and `current` only appears once a compile is complete,
-# so their presence means a finished earlier run (docs/generate.md, docs/snapshots.md).
-if [[ ! -f "$CATALOG/meta.json" ]]; then
-  log "generating $CARDS cards into $CATALOG"
-  rm -rf "$CATALOG" "$SNAPS"
-  node bin/catalog.js generate --out "$CATALOG" --cards "$CARDS" --seed 7 >&2
-fi
-if [[ ! -e "$SNAPS/current" ]]; then
-  log "compiling $CATALOG into $SNAPS"
-  node bin/catalog.js compile --source "$CATALOG" --out "$SNAPS" >&2
-fi
-# nginx serves the snapshot folder `current` points to now; the proxy follows the pointer itself.
-SNAPSHOT_DIR="$(readlink -f "$SNAPS/current")"
+if [[ "${BENCH_REBUILD:-0}" == 1 ]]; then rm -rf "$WORK/catalog-$CARDS" "$WORK/snapshots-$CARDS"; fi
+# nginx serves SNAPSHOT_DIR, the snapshot folder `current` points to now; the proxy follows the
+# pointer itself.
+cached_snapshot "$WORK" "$CARDS" 7
 [[ -d "$SNAPSHOT_DIR/v1/cards" ]] || die "$SNAPSHOT_DIR/v1/cards is missing: is the snapshot complete?"
 
 rm -rf "$RUN"
@@ -119,17 +97,12 @@ log "nginx (pid $NGINX_PID, 2 workers) on $NGINX_URL"
 # ---------------------------------------------------------------- 4. the proxy, fresh state, enterprise key
 STATE="$RUN/state.sqlite"
 KEY_FILE="$RUN/bench.key"
-(umask 077 && node bin/catalog.js keys mint --state "$STATE" --tenant bench --tier enterprise --json \
-  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).key+"\n"))' > "$KEY_FILE")
+(umask 077 && { mint_key "$STATE" bench enterprise; echo; } > "$KEY_FILE")
 [[ -s "$KEY_FILE" ]] || die "could not mint a key"
 
-# Only the settings the benchmark needs: no session, internal key or first-party origins from the
-# caller's shell, and the enterprise tier set so high that the load is never rate limited.
-env -i PATH="$PATH" HOME="${HOME:-/root}" CATALOG_TIER_LIMITS="free=60,standard=600,enterprise=$ENTERPRISE_LIMIT" \
-  node bin/catalog.js serve --snapshots "$SNAPS" --state "$STATE" --host 127.0.0.1 --port 0 --workers "$WORKERS" \
-  > "$RUN/proxy.out" 2> "$RUN/proxy.err" &
-PROXY_PID=$!
-wait_for_proxy "$RUN/proxy.out" "$RUN/proxy.err"
+# The enterprise tier set so high that the load is never rate limited.
+start_proxy "$RUN/proxy.out" "$RUN/proxy.err" CATALOG_TIER_LIMITS="free=60,standard=600,enterprise=$ENTERPRISE_LIMIT" \
+  -- --workers "$WORKERS"
 log "proxy (primary pid $PROXY_PID, $WORKERS workers) on $PROXY_URL; enterprise limit $ENTERPRISE_LIMIT/min (not rate limited)"
 
 # ---------------------------------------------------------------- same document from both?

@@ -14,22 +14,19 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { removeTreeSync } from '../dist/snapshots/store/fs.js';
+import { numberOption } from './lib/arguments.mjs';
+import { machineLine } from './lib/machine.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
 const source = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 if (!source || !existsSync(source)) {
   console.error('usage: node scripts/bench-prune.mjs <snapshot folder> [--runs 2] [--pause 30]');
   process.exit(64);
 }
-const runs = option('--runs', 2);
-const pause = option('--pause', 30);
+const runs = numberOption(args, '--runs', 2);
+const pause = numberOption(args, '--pause', 30);
 const work = mkdtempSync(join(dirname(dirname(resolve(source))), '.bench-prune-'));
 
 const ways = {
@@ -37,7 +34,7 @@ const ways = {
   'removeTreeSync (the prune)': async (dir) => removeTreeSync(dir),
 };
 
-console.log(`machine: ${cpus().length} cores (${cpus()[0].model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(machineLine());
 console.log(`command: node scripts/bench-prune.mjs ${args.join(' ')}`);
 for (let run = 0; run < runs; run++) {
   // Both orders, so neither way always runs right after the other's delete.

@@ -10,10 +10,11 @@
  * Imports from dist/, so build first. Nothing imports this file.
  */
 import { mkdtempSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, platform, release, loadavg } from 'node:os';
+import { tmpdir, cpus, totalmem, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Hono } from 'hono';
+import { loadAverage } from './lib/machine.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const { createSearchIndexBuilder } = await import(new URL('compiler/search/index-builder.js', dist));
@@ -138,7 +139,7 @@ function* entries() {
 // ---------------------------------------------------------------------------------------------
 // Build
 
-const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAtStart = loadAverage();
 const dir = opts.keep ?? mkdtempSync(join(tmpdir(), 'bench-search-'));
 mkdirSync(dir, { recursive: true });
 const dbPath = join(dir, SEARCH_DB_FILE);
@@ -259,7 +260,7 @@ function table(label, byClass) {
 
 const cpu = cpus();
 console.log(`command: node scripts/bench-search.mjs ${process.argv.slice(2).join(' ')}`.trim());
-console.log(`machine: ${cpu.length} x ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ${platform()} ${release()}, node ${process.version}, load average at start ${loadAtStart}, at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`machine: ${cpu.length} x ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ${platform()} ${release()}, node ${process.version}, load average at start ${loadAtStart}, at end ${loadAverage()}`);
 console.log(`index: ${N.toLocaleString('en-US')} entries (${SETS.length} sets), add ${(addMs / 1000).toFixed(1)} s + finish ${(finishMs / 1000).toFixed(1)} s, ${sizeMb.toFixed(1)} MB`);
 console.log(`queries: ${QUERIES} after ${warmup.length} warm-up, page 1, limit 20; examples: ${[...new Set(workload.slice(0, 8).map((w) => JSON.stringify(w.q)))].join(' ')}`);
 console.log(table('engine (parse + plan + index.search), wall time', timings.engine));

@@ -12,11 +12,12 @@
  * Imports from dist/, so build first. Nothing imports this file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import stringify from 'fast-json-stable-stringify';
+import { machineLine } from './lib/machine.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const { openSource, loadCatalog, streamPrices } = await import(new URL('compiler/source/index.js', dist));
@@ -74,7 +75,7 @@ try {
     })();
     console.log(`run ${run}: stableJsonShared ${ours.toFixed(1)}, fast-json-stable-stringify ${reference.toFixed(1)}, JSON.stringify of sorted documents ${floor.toFixed(1)}`);
   }
-  console.log(`machine: ${cpus().length} cores (${cpus()[0].model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(machineLine());
   console.log(`command: node scripts/bench-stable-json.mjs --cards ${CARDS} --runs ${RUNS}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

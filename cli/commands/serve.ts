@@ -10,7 +10,7 @@ import type { CliIO } from '../io.js';
 import { createCliLogger, parseLogLevel } from '../log.js';
 import { parseIntOption } from '../options.js';
 import { pinoProxyLogger } from '../../proxy/logger.js';
-import { defaultWorkers, startServer } from '../../proxy/main.js';
+import { defaultWorkers, startServer } from '../../proxy/server/main.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;

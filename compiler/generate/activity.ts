@@ -5,7 +5,7 @@
 import { ACTIVITY_TYPES, type ActivityEventRecord, type ActivityType } from '../../snapshots/records.js';
 import type { CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { formatInstant, MS_PER_DAY } from './days.js';
+import { formatInstant, MS_PER_DAY } from '../../snapshots/dates.js';
 import { pickEntity } from './entities.js';
 import { rngFor, weighted } from './prng.js';
 import { userId } from './users.js';

@@ -5,7 +5,7 @@
 import type { BinderRecord } from '../../snapshots/records.js';
 import type { CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { dayOf, formatDay } from './days.js';
+import { dayNumber, dayString } from '../../snapshots/dates.js';
 import { pickEntity } from './entities.js';
 import { rngFor, weighted } from './prng.js';
 import { userAt } from './users.js';
@@ -20,7 +20,7 @@ export async function writeBinders(plan: CatalogPlan, out: NdjsonWriter): Promis
     const user = userAt(plan, i);
     const rng = rngFor(plan.seed, 'binders', i);
     const binders = weighted(rng, BINDERS_PER_USER);
-    const joinedDay = dayOf(user.joinedAt);
+    const joinedDay = dayNumber(user.joinedAt);
     for (let b = 0; b < binders; b += 1) {
       const publicShare = user.showcase ? 0.6 : user.anonymous ? 0.1 : 0.25;
       const size = rng.chance(0.1) ? 0 : Math.min(60, Math.round(rng.logNormal(10, 0.8)));
@@ -40,7 +40,7 @@ export async function writeBinders(plan: CatalogPlan, out: NdjsonWriter): Promis
         name: rng.pick(BINDER_NAMES),
         public: rng.chance(publicShare),
         items,
-        updatedAt: formatDay(joinedDay + Math.floor(rng.next() * (plan.asOfDay - joinedDay + 1))),
+        updatedAt: dayString(joinedDay + Math.floor(rng.next() * (plan.asOfDay - joinedDay + 1))),
       };
       await out.write(binder);
     }

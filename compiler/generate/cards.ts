@@ -7,7 +7,7 @@ import type { CardMaker } from './games/profile.js';
 import type { CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
 import { createArtistPicker } from './artists.js';
-import { formatDay } from './days.js';
+import { dayString } from '../../snapshots/dates.js';
 import { rngFor } from './prng.js';
 import { priceWalk, watchersFor } from './prices.js';
 
@@ -62,7 +62,7 @@ export async function writeCards(
         oracleId: draft.oracleId,
         imageUrl: rng.chance(0.02) ? null : `${IMAGE_BASE}/${set.game}/${set.code}/${encodeURIComponent(number)}.jpg`,
         releasedAt,
-        addedAt: formatDay(addedDay),
+        addedAt: dayString(addedDay),
         watchers: watchersFor(rng, cents, fresh),
       };
       await out.cards.write(card);
@@ -71,7 +71,7 @@ export async function writeCards(
         const series: PriceSeriesRecord = {
           entity: 'card',
           id,
-          start: formatDay(start),
+          start: dayString(start),
           usdCents: priceWalk(rngFor(plan.seed, 'price', 'card', id), cents, plan.asOfDay - start + 1),
         };
         await out.prices.write(series);

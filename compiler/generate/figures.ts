@@ -6,7 +6,7 @@ import type { FigureRarity, FigureRecord, PriceSeriesRecord } from '../../snapsh
 import type { CatalogPlan } from './plan.js';
 import { figureId } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { formatDay } from './days.js';
+import { dayString } from '../../snapshots/dates.js';
 import { rngFor } from './prng.js';
 import { priceWalk, watchersFor } from './prices.js';
 import { FIGURE_SUBJECTS, FIGURE_VARIANTS } from './words.js';
@@ -45,7 +45,7 @@ export async function writeFigures(
         rarity,
         imageUrl: rng.chance(0.03) ? null : `${IMAGE_BASE}/${id}.png`,
         releasedAt: series.record.releasedAt,
-        addedAt: formatDay(series.addedDay),
+        addedAt: dayString(series.addedDay),
         watchers: watchersFor(rng, cents, plan.asOfDay - series.releasedDay < 90),
       };
       await out.figures.write(figure);
@@ -53,7 +53,7 @@ export async function writeFigures(
       const prices: PriceSeriesRecord = {
         entity: 'figure',
         id,
-        start: formatDay(start),
+        start: dayString(start),
         usdCents: priceWalk(rngFor(plan.seed, 'price', 'figure', id), cents, plan.asOfDay - start + 1),
       };
       await out.prices.write(prices);

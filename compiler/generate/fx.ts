@@ -5,7 +5,7 @@
 import { CURRENCIES, type Currency, type FxRateRecord } from '../../snapshots/records.js';
 import type { CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { formatDay } from './days.js';
+import { dayString } from '../../snapshots/dates.js';
 import { rngFor } from './prng.js';
 
 const LEVEL: Record<Currency, number> = { EUR: 0.92, GBP: 0.79, CAD: 1.37, AUD: 1.52 };
@@ -16,7 +16,7 @@ export async function writeFxRates(plan: CatalogPlan, out: NdjsonWriter): Promis
   const rates = CURRENCIES.map((c, i) => LEVEL[c] * (1 + 0.03 * rngs[i].normal()));
   let count = 0;
   for (let day = plan.historyStartDay; day <= plan.asOfDay; day += 1) {
-    const date = formatDay(day);
+    const date = dayString(day);
     for (let i = 0; i < CURRENCIES.length; i += 1) {
       const currency = CURRENCIES[i];
       rates[i] += 0.02 * (LEVEL[currency] - rates[i]) + rates[i] * 0.004 * rngs[i].normal();

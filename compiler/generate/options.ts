@@ -3,7 +3,7 @@
  * option, since that is how people meet them.
  */
 import { CatalogError } from '../../snapshots/errors.js';
-import { isRealDate } from './days.js';
+import { isDate } from '../../snapshots/dates.js';
 
 export const MAX_CARDS = 10_000_000;
 export const DEFAULT_CARDS = 5000;
@@ -31,7 +31,7 @@ export function checkGenerateOptions(options: GenerateOptions): void {
   }
   if (!Number.isSafeInteger(seed)) throw new CatalogError('usage', `--seed must be an integer (got ${String(seed)})`);
   // Years past 9999 do not fit YYYY-MM-DD; years before 1900 make no sense for a price history.
-  if (typeof asOf !== 'string' || !isRealDate(asOf) || asOf < '1900-01-01') {
+  if (typeof asOf !== 'string' || !isDate(asOf) || asOf < '1900-01-01') {
     throw new CatalogError('usage', `--as-of must be a real date YYYY-MM-DD (got "${String(asOf)}")`);
   }
 }

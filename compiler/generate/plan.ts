@@ -8,7 +8,7 @@
 import { FIGURE_RARITIES, type FigureRarity, type FigureSeriesRecord, type Game, type SetRecord } from '../../snapshots/records.js';
 import { GAME_PROFILES } from './games/index.js';
 import type { CardSetInfo, GameProfile, SetShape } from './games/profile.js';
-import { dayOf, formatDay } from './days.js';
+import { dayNumber, dayString } from '../../snapshots/dates.js';
 import { rngFor, weighted, type Rng } from './prng.js';
 import { FIGURE_FRANCHISES, MANUFACTURERS } from './words.js';
 
@@ -68,7 +68,7 @@ export function apportion(total: number, shares: readonly number[]): number[] {
 /** Release days of `count` sets of a game, oldest first. */
 function releaseDays(profile: GameProfile, count: number, asOfDay: number, rng: Rng): number[] {
   // A catalog dated before the game existed still gets a plausible timeline.
-  const first = Math.min(dayOf(profile.firstRelease), asOfDay - 3 * 365);
+  const first = Math.min(dayNumber(profile.firstRelease), asOfDay - 3 * 365);
   const days: number[] = [];
   if (profile.timeline.kind === 'spread') {
     const end = asOfDay - profile.timeline.latestGapDays;
@@ -122,7 +122,7 @@ function planSets(seed: number, cards: number, asOfDay: number, launchDay: numbe
         game: profile.game,
         code: draft.code,
         name: draft.name,
-        releasedAt: formatDay(days[i]),
+        releasedAt: dayString(days[i]),
         series: draft.series,
         printedTotal: profile.printedTotal(info),
       };
@@ -162,7 +162,7 @@ function planSeries(seed: number, count: number, asOfDay: number, launchDay: num
       id: `fs-${String(i + 1).padStart(width, '0')}`,
       name: `${franchise} Series ${n}`,
       manufacturer: rng.chance(0.05) ? null : weighted(rng, MANUFACTURERS.map((m, k) => [m, MANUFACTURERS.length - k] as const)),
-      releasedAt: formatDay(releasedDay),
+      releasedAt: dayString(releasedDay),
     };
     series.push({ record, rarities: seriesRarities(size), firstIndex, releasedDay, addedDay: addedDayOf(releasedDay, launchDay, rng) });
     firstIndex += size;
@@ -172,7 +172,7 @@ function planSeries(seed: number, count: number, asOfDay: number, launchDay: num
 
 export function planCatalog(options: { cards: number; seed: number; asOf: string }): CatalogPlan {
   const { cards, seed, asOf } = options;
-  const asOfDay = dayOf(asOf);
+  const asOfDay = dayNumber(asOf);
   const historyStartDay = asOfDay - HISTORY_DAYS + 1;
   const launchDay = historyStartDay - LAUNCH_BEFORE_HISTORY;
   const sets = planSets(seed, cards, asOfDay, launchDay);

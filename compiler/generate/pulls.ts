@@ -6,7 +6,7 @@
 import type { FigureRarity, PullObservationRecord } from '../../snapshots/records.js';
 import { figureId, type CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { formatDay } from './days.js';
+import { dayString } from '../../snapshots/dates.js';
 import { rngFor, weighted } from './prng.js';
 import { userId } from './users.js';
 
@@ -41,7 +41,7 @@ export async function writePullObservations(plan: CatalogPlan, out: NdjsonWriter
         id: `po-${String(count).padStart(width, '0')}`,
         seriesId: series.record.id,
         userId: rng.chance(0.2) ? null : userId(plan, rng.int(0, plan.users - 1)),
-        observedAt: formatDay(from + Math.floor(rng.next() * (plan.asOfDay - from + 1))),
+        observedAt: dayString(from + Math.floor(rng.next() * (plan.asOfDay - from + 1))),
         boxes,
         pulls,
       };

@@ -7,7 +7,7 @@
 import type { UserRecord } from '../../snapshots/records.js';
 import type { CatalogPlan } from './plan.js';
 import type { NdjsonWriter } from './write.js';
-import { formatDay } from './days.js';
+import { dayString } from '../../snapshots/dates.js';
 import { displayName } from './names.js';
 import { rngFor, seedFraction } from './prng.js';
 import { HANDLE_WORDS_A, HANDLE_WORDS_B } from './words.js';
@@ -34,7 +34,7 @@ export function userAt(plan: CatalogPlan, index: number): UserRecord {
     displayName: anonymous ? null : name,
     showcase,
     anonymous,
-    joinedAt: formatDay(plan.launchDay + Math.floor(rng.next() * (plan.asOfDay - plan.launchDay))),
+    joinedAt: dayString(plan.launchDay + Math.floor(rng.next() * (plan.asOfDay - plan.launchDay))),
   };
 }
 

@@ -35,7 +35,7 @@ import {
   type SetRecord,
   type SourceKind,
 } from '../../snapshots/records.js';
-import { addDays, dayNumber } from '../source/dates.js';
+import { addDays, dayNumber } from '../../snapshots/dates.js';
 import { parseMeta } from '../source/meta.js';
 import { parseRecord } from '../source/validate.js';
 import type { FolderTotals } from './report.js';

@@ -8,7 +8,7 @@
  *   console.log(formatImportReport(report));
  */
 import { CatalogError } from '../../snapshots/errors.js';
-import { isDate } from '../source/dates.js';
+import { isDate } from '../../snapshots/dates.js';
 import { importAmiibo } from './amiibo.js';
 import { openCatalogFolder } from './catalog-folder.js';
 import type { Importer } from './context.js';

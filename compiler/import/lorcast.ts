@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import { CatalogError } from '../../snapshots/errors.js';
-import { isDate } from '../source/dates.js';
+import { isDate } from '../../snapshots/dates.js';
 import type { ImportContext } from './context.js';
 import { isObject, jsonFilesOf, kindOf, labelFor, readJson, text } from './source-files.js';
 import { tally } from './tally.js';

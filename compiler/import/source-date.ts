@@ -9,7 +9,7 @@
  *   readSourceDate('---', '2026-11-22')         // { date: null, placeholder: '---' }
  *   readSourceDate('2030/01/01', '2026-11-22')  // { date: null, placeholder: '2030/01/01' }
  */
-import { addDays, isDate } from '../source/dates.js';
+import { addDays, isDate } from '../../snapshots/dates.js';
 
 /** How far past as-of an announced release date may be before it reads as a placeholder. */
 const ANNOUNCED_DAYS = 366;

@@ -10,7 +10,7 @@
 import type { EntityType, PriceSeriesRecord } from '../../snapshots/records.js';
 import { priceWalk } from '../generate/prices.js';
 import { rngFor } from '../generate/prng.js';
-import { addDays } from '../source/dates.js';
+import { addDays } from '../../snapshots/dates.js';
 
 export const SYNTHETIC_DAYS = 365;
 

@@ -6,6 +6,7 @@
  * ACTIVITY_MIN_COUNT is published as null, and there is deliberately no breakdown per user or per
  * card/figure.
  */
+import { addDays } from '../../snapshots/dates.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { ACTIVITY_TYPES, type ActivityEventRecord, type ActivityType } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
@@ -22,16 +23,11 @@ export interface DiscoverActivityItem {
   count: number | null;
 }
 
-const DAY_MS = 86_400_000;
 const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** UTC day of an event; the canonical form is sliced, anything else goes through Date once. */
 function dayOf(at: string): string {
   return CANONICAL_INSTANT.test(at) ? at.slice(0, 10) : toTimestamp(at).slice(0, 10);
-}
-
-function addDays(day: string, delta: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + delta * DAY_MS).toISOString().slice(0, 10);
 }
 
 /**

@@ -2,6 +2,7 @@
  * `/v1/discover/sparklines`: the most-watched priced cards and figures with their last 30 daily
  * prices, for small charts.
  */
+import { dayNumber, dayTimestamp } from '../../snapshots/dates.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { laterOf } from './as-of.js';
 import { compareText } from './order.js';
@@ -27,11 +28,9 @@ interface Candidate {
   build: () => EntitySummary;
 }
 
-const DAY_MS = 86_400_000;
-
 function firstDay(price: PriceSummary): string {
   const offset = price.recentDaily.length - 1;
-  return new Date(Date.parse(`${price.lastDate}T00:00:00.000Z`) - offset * DAY_MS).toISOString();
+  return dayTimestamp(dayNumber(price.lastDate) - offset);
 }
 
 /** Watchers desc, then id, then entity. asOf: the latest price date shown. */

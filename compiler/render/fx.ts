@@ -10,7 +10,7 @@
  *   fx.quoteOn('2026-11-19', 'EUR')                  // null: no rate that early
  */
 import { CURRENCIES, type Currency, type FxRateRecord } from '../../snapshots/records.js';
-import { dayNumber } from './day-numbers.js';
+import { dayNumber } from '../../snapshots/dates.js';
 import type { FxLookup, FxQuote } from './types.js';
 
 interface CurrencyTable {

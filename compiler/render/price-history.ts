@@ -19,9 +19,10 @@
  *   //   aggregates: { minCents: 100, maxCents: 120, avgCents: 110, changeCents: 20, changePct: 20 } }
  */
 import { RANGE_DAYS, type PriceSeriesRecord, type Range } from '../../snapshots/records.js';
-import { RESOLUTIONS, bucketOf, bucketSpan, dayNumber, dayTimestamp, type Resolution } from './day-numbers.js';
+import { dayNumber, dayTimestamp } from '../../snapshots/dates.js';
+import { RESOLUTIONS, bucketOf, bucketSpan, type Resolution } from './day-buckets.js';
 
-export type { Resolution } from './day-numbers.js';
+export type { Resolution } from './day-buckets.js';
 
 /** The bucket each range starts from, before any widening. */
 export const BASE_RESOLUTION: Record<Range, Resolution> = { '30d': 'day', '3mo': 'day', '6mo': 'week', '12mo': 'week', all: 'month' };

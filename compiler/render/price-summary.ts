@@ -10,7 +10,7 @@
  *   summarizePrices({ entity: 'card', id: 'y', start: '2026-11-18', usdCents: [null] })  // null
  */
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
-import { dayString } from './day-numbers.js';
+import { dayString } from '../../snapshots/dates.js';
 import { dailyPrices, roundTo, type DailyPrices } from './price-history.js';
 import type { PriceSummary } from './types.js';
 

@@ -2,6 +2,7 @@
  * `/v1/catalog/summary`: what the catalog holds, in counts. User and binder counts cover only what
  * is public (privacy.ts), so the summary says nothing about who did not opt in.
  */
+import { dayNumber, dayString } from '../../snapshots/dates.js';
 import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
 import { slugify } from '../../snapshots/ids.js';
 import {
@@ -42,8 +43,6 @@ export interface CatalogSummary {
 /** First and last day (`YYYY-MM-DD`) with a price anywhere in the catalog. */
 export type PriceRange = { from: string; to: string } | null;
 
-const DAY_MS = 86_400_000;
-
 /**
  * Folds one price series into the running range, so the compile can track it while it streams the
  * prices once: `range = extendPriceRange(range, record)`.
@@ -53,9 +52,9 @@ export function extendPriceRange(range: PriceRange, record: PriceSeriesRecord): 
   if (first < 0) return range;
   let last = record.usdCents.length - 1;
   while (record.usdCents[last] === null) last--;
-  const start = Date.parse(`${record.start}T00:00:00.000Z`);
-  const from = new Date(start + first * DAY_MS).toISOString().slice(0, 10);
-  const to = new Date(start + last * DAY_MS).toISOString().slice(0, 10);
+  const start = dayNumber(record.start);
+  const from = dayString(start + first);
+  const to = dayString(start + last);
   if (range === null) return { from, to };
   return { from: from < range.from ? from : range.from, to: to > range.to ? to : range.to };
 }

@@ -6,7 +6,7 @@
  *   checkFields({ id: 'a b' }, [{ name: 'id', type: ID }]) // 'field "id" must be an id matching ..., got "a b"'
  */
 import { ID_PATTERN, isValidId, isValidSlug, SLUG_PATTERN } from '../../snapshots/ids.js';
-import { isDate, isInstant } from './dates.js';
+import { isDate, isInstant } from '../../snapshots/dates.js';
 
 export interface FieldType {
   /** What a right value is, as in `field "x" must be <expect>`. */

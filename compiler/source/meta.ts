@@ -6,7 +6,7 @@
  */
 import { CatalogError } from '../../snapshots/errors.js';
 import type { CatalogMeta } from '../../snapshots/records.js';
-import { isDate } from './dates.js';
+import { isDate } from '../../snapshots/dates.js';
 
 export function parseMeta(text: string, where: string): CatalogMeta {
   let value: unknown;

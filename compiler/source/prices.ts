@@ -10,7 +10,7 @@
  */
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
 import type { CatalogSource } from './catalog-source.js';
-import { addDays } from './dates.js';
+import { addDays } from '../../snapshots/dates.js';
 import { fileOf } from './files.js';
 import { PROGRESS_EVERY, type LoadedCatalog } from './load.js';
 import { createRefIndex, refKey } from './refs.js';

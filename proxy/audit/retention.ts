@@ -8,9 +8,9 @@
  *   // on shutdown:
  *   retention.stop();
  */
+import { MS_PER_DAY } from '../../snapshots/dates.js';
 import type { StateDb } from '../state/open.js';
 
-const DAY_MS = 86_400_000;
 // Deleting in batches lets other processes take the write lock between them, so a large first
 // prune does not stall requests (each of which writes a counter and an audit row).
 const BATCH = 5000;
@@ -27,7 +27,7 @@ export function createAuditPruner(state: StateDb, options: { retentionDays: numb
   const statement = state.sqlite.prepare<[number]>(AUDIT_PRUNE_SQL);
   return {
     prune() {
-      const cutoff = clock() - options.retentionDays * DAY_MS;
+      const cutoff = clock() - options.retentionDays * MS_PER_DAY;
       let total = 0;
       for (;;) {
         const { changes } = statement.run(cutoff);

@@ -9,12 +9,9 @@
 //
 //   node scripts/bench-edge-cache/cache-entry.mjs <cache file>
 import { readFileSync } from 'node:fs';
+import { argumentsOrUsage } from '../lib/arguments.mjs';
 
-const file = process.argv[2];
-if (!file) {
-  process.stderr.write('usage: node scripts/bench-edge-cache/cache-entry.mjs <cache file>\n');
-  process.exit(64);
-}
+const [file] = argumentsOrUsage('node scripts/bench-edge-cache/cache-entry.mjs <cache file>');
 const b = readFileSync(file);
 const int = (offset) => Number(b.readBigInt64LE(offset));
 const validSec = int(8);

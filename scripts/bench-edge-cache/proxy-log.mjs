@@ -4,12 +4,9 @@
 //
 //   node scripts/bench-edge-cache/proxy-log.mjs <proxy stderr file>
 import { readFileSync } from 'node:fs';
+import { argumentsOrUsage } from '../lib/arguments.mjs';
 
-const file = process.argv[2];
-if (!file) {
-  process.stderr.write('usage: node scripts/bench-edge-cache/proxy-log.mjs <proxy stderr file>\n');
-  process.exit(64);
-}
+const [file] = argumentsOrUsage('node scripts/bench-edge-cache/proxy-log.mjs <proxy stderr file>');
 const counts = {};
 for (const line of readFileSync(file, 'utf8').split('\n')) {
   if (!line.startsWith('{')) continue;

@@ -5,12 +5,9 @@
 //
 //   node scripts/bench-proxy/audit-count.mjs <state file>
 import Database from 'better-sqlite3';
+import { argumentsOrUsage } from '../lib/arguments.mjs';
 
-const file = process.argv[2];
-if (!file) {
-  process.stderr.write('usage: node scripts/bench-proxy/audit-count.mjs <state file>\n');
-  process.exit(64);
-}
+const [file] = argumentsOrUsage('node scripts/bench-proxy/audit-count.mjs <state file>');
 const db = new Database(file, { readonly: true, fileMustExist: true });
 try {
   process.stdout.write(`${db.prepare('SELECT count(*) AS n FROM audit_log').get().n}\n`);

@@ -11,13 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { argumentsOrUsage } from '../lib/arguments.mjs';
 import { runCluster } from './cluster.mjs';
 
-const [dir, workersArg = '2'] = process.argv.slice(2);
-if (!dir) {
-  process.stderr.write('usage: bare-node.mjs <snapshot folder> [workers]\n');
-  process.exit(2);
-}
+const [dir, workersArg = '2'] = argumentsOrUsage('bare-node.mjs <snapshot folder> [workers]', 2);
 const CARD = /^\/v1\/cards\/([A-Za-z0-9._-]{1,64})\?range=(30d|3mo|6mo|12mo|all)$/;
 
 runCluster(Number(workersArg), () => {

@@ -13,13 +13,10 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
+import { argumentsOrUsage } from '../lib/arguments.mjs';
 import { runCluster } from './cluster.mjs';
 
-const [dir, workersArg = '2', middlewaresArg = '9'] = process.argv.slice(2);
-if (!dir) {
-  process.stderr.write('usage: hono-floor.mjs <snapshot folder> [workers] [middlewares]\n');
-  process.exit(2);
-}
+const [dir, workersArg = '2', middlewaresArg = '9'] = argumentsOrUsage('hono-floor.mjs <snapshot folder> [workers] [middlewares]', 2);
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 const RANGES = new Set(['30d', '3mo', '6mo', '12mo', 'all']);
 

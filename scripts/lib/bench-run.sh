@@ -1,7 +1,6 @@
 # Shell functions the benchmark scripts share: find or install nginx, run it on a config of their
 # own, start `catalog serve`, and stop what they started (only that, by PID) when they exit.
-# Sourced (not run) by scripts/bench-proxy.sh and scripts/bench-edge-cache.sh, which define log()
-# and die() first and set NGINX after find_nginx.
+# Loaded by bench-preamble.sh (which defines log and die); the scripts set NGINX after find_nginx.
 
 find_nginx() { command -v nginx 2>/dev/null || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
 
@@ -89,6 +88,22 @@ _stop_started() {
   stop_pid "$BARE_PID" TERM 5
   wait 2>/dev/null || true
   exit "$rc"
+}
+
+# start_proxy <stdout file> <stderr file> [VAR=value ...] -- [serve options ...]: starts `catalog serve`
+# on SNAPS and STATE, on a free port of 127.0.0.1, as PROXY_PID, and waits for it (wait_for_proxy).
+# Its environment holds only PATH, HOME and the given variables: no session, internal key or
+# first-party origins from the caller's shell.
+start_proxy() {
+  local out="$1" err="$2" vars=()
+  shift 2
+  while [[ $# -gt 0 && "$1" != -- ]]; do vars+=("$1"); shift; done
+  shift
+  env -i PATH="$PATH" HOME="${HOME:-/root}" "${vars[@]}" \
+    node bin/catalog.js serve --snapshots "$SNAPS" --state "$STATE" --host 127.0.0.1 --port 0 "$@" \
+    > "$out" 2> "$err" &
+  PROXY_PID=$!
+  wait_for_proxy "$out" "$err"
 }
 
 # wait_for_proxy <stdout file> <stderr file>: waits (30 s at most) for the `listening on <url>` line

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../proxy/main.js';
+import { startServer, type RunningServer } from '../../proxy/server/main.js';
 import { INTERNAL_KEY } from '../helpers/auth-fixtures.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { FIXTURE_CARD_IDS, writeFixtureSnapshot, type FixtureSnapshot } from '../helpers/snapshot-fixture.js';

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../proxy/keys/store.js';
-import { startServer, type RunningServer } from '../../proxy/main.js';
+import { startServer, type RunningServer } from '../../proxy/server/main.js';
 import { openStateDb } from '../../proxy/state/open.js';
 import { INTERNAL_KEY, tempDir } from '../helpers/auth-fixtures.js';
 import { compiledCatalog, type CompiledCatalog } from '../helpers/compiled-catalog.js';

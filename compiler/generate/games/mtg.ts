@@ -6,7 +6,7 @@
 import { BASIC_LANDS, FANTASY_ADJECTIVES, FANTASY_CREATURES, FANTASY_PLACES, FANTASY_THINGS, HERO_NAMES, HERO_TITLES, SET_WORDS_A, SPELL_VERBS } from '../words.js';
 import { hash128, rngFor, weighted, type Rng } from '../prng.js';
 import { ordinal, setCodeFor } from '../names.js';
-import { yearOf } from '../days.js';
+import { yearOf } from '../../../snapshots/dates.js';
 import type { CardMaker, CardSetInfo, GameProfile, SetDraft, SetDraftContext, SetShape } from './profile.js';
 
 const FLAVORS = [['expansion', 70], ['core', 15], ['masters', 15]] as const;

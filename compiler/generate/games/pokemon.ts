@@ -5,7 +5,7 @@
  */
 import { POKEMON_SET_ADJECTIVES, POKEMON_SET_NOUNS, POKEMON_TYPES, SPECIES_HEADS, SPECIES_TAILS, TRAINER_CARDS } from '../words.js';
 import { weighted, type Rng } from '../prng.js';
-import { dayOf } from '../days.js';
+import { dayNumber } from '../../../snapshots/dates.js';
 import type { CardMaker, CardSetInfo, GameProfile, SetDraft, SetDraftContext, SetShape } from './profile.js';
 
 type Era = 'classic' | 'modern' | 'scarlet';
@@ -50,7 +50,7 @@ const FORMS = ['', 'Coastal ', 'Highland ', 'Tundra ', 'Ember ', 'Shadow ', 'Cry
 
 function eraOf(day: number) {
   let found = ERAS[0];
-  for (const era of ERAS) if (day >= dayOf(era.from)) found = era;
+  for (const era of ERAS) if (day >= dayNumber(era.from)) found = era;
   return found;
 }
 

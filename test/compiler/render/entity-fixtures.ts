@@ -1,7 +1,7 @@
 // Records for the entity renderer tests: realistic field lengths, so the size-budget test measures
 // what a real card document weighs.
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../../snapshots/records.js';
-import { dayNumber, dayString } from '../../../compiler/render/day-numbers.js';
+import { dayNumber, dayString } from '../../../snapshots/dates.js';
 
 export const set: SetRecord = {
   game: 'mtg', code: 'm21', name: 'Core Set 2021', releasedAt: '2020-07-03', series: 'Core Sets', printedTotal: 274,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumber, dayString } from '../../../compiler/render/day-numbers.js';
+import { dayNumber, dayString } from '../../../snapshots/dates.js';
 import {
   dailyPrices, downsample, historyBlock, priceWindow, resolutionFor, roundTo, windowAggregates, type DailyPrices,
 } from '../../../compiler/render/price-history.js';

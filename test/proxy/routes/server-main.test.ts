@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../../proxy/keys/store.js';
-import { startServer, type RunningServer } from '../../../proxy/main.js';
+import { startServer, type RunningServer } from '../../../proxy/server/main.js';
 import { openStateDb } from '../../../proxy/state/open.js';
 import { writeFixtureSnapshot } from '../../helpers/snapshot-fixture.js';
 import { compiledCatalog } from '../../helpers/compiled-catalog.js';

@@ -7,21 +7,21 @@ import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createFsSnapshotSource } from '../snapshots/store/fs.js';
-import { loadPublicKey } from '../snapshots/signature.js';
-import { createApp } from './app.js';
-import { createSearchIndexCache } from './search/index-cache.js';
-import { loadConfig } from './config.js';
-import { answerAdapterError, answerClientError, MAX_HEADER_BYTES, rejectLongUrl } from './http/refusals.js';
-import { listen, urlOf } from './http/listen.js';
-import { defaultLogger, stackless } from './logger.js';
-import type { AdminServer } from './ops/admin-server.js';
-import { answerMetricsRequests } from './ops/cluster-metrics.js';
-import { createProcessRegistry } from './ops/process-registry.js';
-import { renderMetrics } from './ops/render-metrics.js';
-import { openStateDb } from './state/open.js';
-import { startAuditRetention } from './audit/retention.js';
-import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from './state/checkpoints.js';
+import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
+import { loadPublicKey } from '../../snapshots/signature.js';
+import { createApp } from '../app.js';
+import { createSearchIndexCache } from '../search/index-cache.js';
+import { loadConfig } from '../config.js';
+import { answerAdapterError, answerClientError, MAX_HEADER_BYTES, rejectLongUrl } from '../http/refusals.js';
+import { listen, urlOf } from '../http/listen.js';
+import { defaultLogger, stackless } from '../logger.js';
+import type { AdminServer } from '../ops/admin-server.js';
+import { answerMetricsRequests } from '../ops/cluster-metrics.js';
+import { createProcessRegistry } from '../ops/process-registry.js';
+import { renderMetrics } from '../ops/render-metrics.js';
+import { openStateDb } from '../state/open.js';
+import { startAuditRetention } from '../audit/retention.js';
+import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from '../state/checkpoints.js';
 import {
   CONNECTIONS_CHECK_MS, DRAIN_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
   type RunningServer, type ServerOptions,

@@ -4,15 +4,15 @@
  * checkpoints and the admin port for all of them, and forwards SIGTERM/SIGINT. It serves no request.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { CatalogError } from '../snapshots/errors.js';
-import { loadPublicKey } from '../snapshots/signature.js';
-import { loadConfig } from './config.js';
-import { urlOf } from './http/listen.js';
-import type { AdminServer } from './ops/admin-server.js';
-import { createClusterMetrics } from './ops/cluster-metrics.js';
-import { createProcessRegistry } from './ops/process-registry.js';
-import { openStateDb } from './state/open.js';
-import { startCheckpoints } from './state/checkpoints.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import { loadPublicKey } from '../../snapshots/signature.js';
+import { loadConfig } from '../config.js';
+import { urlOf } from '../http/listen.js';
+import type { AdminServer } from '../ops/admin-server.js';
+import { createClusterMetrics } from '../ops/cluster-metrics.js';
+import { createProcessRegistry } from '../ops/process-registry.js';
+import { openStateDb } from '../state/open.js';
+import { startCheckpoints } from '../state/checkpoints.js';
 import { DRAIN_TIMEOUT_MS, type RunningServer, type ServerOptions } from './server-options.js';
 import { firstLine, onStopSignals, startMetricsPort, stderrLog } from './server-process.js';
 

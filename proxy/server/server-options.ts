@@ -4,8 +4,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
-import { CatalogError } from '../snapshots/errors.js';
-import type { ProxyLogger } from './logger.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import type { ProxyLogger } from '../logger.js';
 
 /** A client must have sent its request line and headers within this (slowloris), … */
 export const HEADERS_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
  * /metrics, and the SIGTERM/SIGINT handlers. Lines name paths, ports and pids, never a key, cookie
  * or secret, and an error by its first line only (no stacks).
  */
-import { DEFAULT_ADMIN_HOST, startAdminServer, type AdminServer } from './ops/admin-server.js';
+import { DEFAULT_ADMIN_HOST, startAdminServer, type AdminServer } from '../ops/admin-server.js';
 import type { ServerOptions } from './server-options.js';
 
 export const stderrLog = (line: string) => {
