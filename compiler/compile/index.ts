@@ -18,7 +18,7 @@ import { figureKey, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, type BulkFile, type ChangeEntry, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
-import { createFsSnapshotWriter, removeTreeSync } from '../../snapshots/store/fs.js';
+import { createFsSnapshotWriter, listSnapshots, removeTreeSync } from '../../snapshots/store/fs.js';
 import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { openSource, type CatalogSource } from '../source/index.js';
@@ -147,7 +147,9 @@ async function compileLocked(
   const workers = o.workers;
   progress.phase('previous manifest', null);
   const previous = await loadPreviousSnapshot(options.out);
-  const snapshotId = newSnapshotId(now());
+  // After every folder in the root, complete or not (the lock is held: no other compile adds one).
+  const newest = (await listSnapshots(options.out)).at(-1)?.id ?? null;
+  const snapshotId = newSnapshotId(now(), newest);
   const writer = createFsSnapshotWriter(options.out, snapshotId);
   makeDirsSync(writer.dir);
   // Links of unchanged objects are made on a thread of their own (reuse-queue.ts); only a compile
