@@ -8,8 +8,8 @@
  * Measured before settling (`npm run bench:pack-index`, docs/benchmarks.md): a WITHOUT ROWID table
  * keyed by `key` takes 601 MiB for 5.3 million keys (a million cards), 30% less than a rowid table
  * with an index and two thirds of the per-object manifest it replaces, builds in about 18 s and
- * answers about 66,000 point lookups a second on one core. Rows are given in key order (the compile holds them sorted already), so
- * the B-tree is appended to rather than split in the middle.
+ * answers about 66,000 point lookups a second on one core. Rows are given in key order (the compile
+ * holds them sorted already), so the B-tree is appended to rather than split in the middle.
  *
  * Like search-schema.ts, this file holds the schema and the statements; the caller owns the database.
  *
