@@ -47,6 +47,10 @@ import { createAdminAuditRoutes } from './routes/admin-audit.js';
 import { createAdminKeyRoutes } from './routes/admin-keys.js';
 import { createCatalogRoutes } from './routes/catalog.js';
 import { createOpenApiRoutes } from './routes/openapi.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { committedExamples } from './openapi/examples.js';
+import type { Route } from './route-table/route.js';
+import { partnerRoutes } from './route-table/table.js';
 import { createObjectCache } from './serve-object/object-cache.js';
 import type { ServedObject } from './serve-object/object-loader.js';
 import { createGroupCommit } from './state/group-commit.js';
@@ -68,6 +72,8 @@ export interface AppDeps {
   publicKey?: KeyObject | null;
   /** Where the proxy's metrics are registered (proxy/ops/metrics.ts); absent: no metrics are kept. */
   metricsRegistry?: Registry;
+  /** The partner routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
+  routes?: readonly Route[];
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -83,20 +89,22 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
     ? createProxyMetrics({ registry: deps.metricsRegistry, snapshots: deps.snapshots, cache, clock })
     : null;
 
+  const routes = deps.routes ?? partnerRoutes();
+
   const app = new Hono<ProxyEnv>();
   app.use('*', createRequestId());
   app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
   app.use('*', createRequestTelemetry({ logger, metrics }));
   const overLimit = createOverLimitMemo();
   app.use('*', createAuditMiddleware({ writer: createAuditWriter(deps.db), limiter, overLimit, errors, clock, commits, onWrite: metrics?.auditWrite }));
-  app.route('/', createOpenApiRoutes());
+  app.route('/', createOpenApiRoutes(() => buildOpenApiDocument(committedExamples(), routes)));
   app.use('*', createGate({ keys, config: deps.config, clock }));
   app.use('*', createRateLimit(overLimit, clock));
   app.use('*', createFamilyGuard());
   app.use('*', createMethodGuard());
   app.route('/', createAdminKeyRoutes({ keys, clock }));
   app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey }));
+  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey, routes }));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;

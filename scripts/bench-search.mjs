@@ -21,7 +21,9 @@ const { createSearchIndexBuilder } = await import(new URL('compiler/search/index
 const { openSearchIndex } = await import(new URL('proxy/search/search-index.js', dist));
 const { parseSearchQuery } = await import(new URL('proxy/search/query.js', dist));
 const { planSearch } = await import(new URL('proxy/search/plan.js', dist));
-const { registerSearchRoute } = await import(new URL('proxy/routes/search.js', dist));
+const { createSearchAnswer } = await import(new URL('proxy/routes/search.js', dist));
+const { catalogTable } = await import(new URL('proxy/route-table/catalog-table.js', dist));
+const { registerRoutes } = await import(new URL('proxy/route-table/register.js', dist));
 const { createSearchIndexCache } = await import(new URL('proxy/search/index-cache.js', dist));
 const { SEARCH_DB_FILE } = await import(new URL('snapshots/keys.js', dist));
 const { searchTokens } = await import(new URL('snapshots/search-schema.js', dist));
@@ -206,7 +208,8 @@ const app = new Hono();
 app.use('*', async (c, next) => { c.set('requestId', 'bench'); c.set('auth', { kind: 'internal' }); c.set('snapshotId', null); await next(); });
 app.onError((err, c) => c.json({ error: err.code ?? 'internal', message: err.message }, err.status ?? 500));
 const indexes = createSearchIndexCache();
-registerSearchRoute(app, { snapshot: async () => reader, indexes });
+// Only the search route is mounted, so its answer is the only dependency reached.
+registerRoutes(app, catalogTable().filter((r) => r.path === '/v1/search'), { search: createSearchAnswer({ snapshot: async () => reader, indexes }) });
 
 for (const q of warmup) engine(q);
 for (const q of warmup.slice(0, 300)) await app.request(`/v1/search?q=${encodeURIComponent(q)}`);

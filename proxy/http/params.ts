@@ -1,7 +1,7 @@
 /**
  * Strict query-parameter parsing shared by the list routes (API.md §3): `page` 1..MAX_PAGE, `limit`
  * any integer >= 1 (above 100 is capped with a warning); anything else is 400 `invalid_parameter`
- * naming it. proxy/openapi/parameters.ts states the same bounds from these constants.
+ * naming it. proxy/route-table/params.ts states the same bounds from these constants.
  */
 import { CatalogError } from '../../snapshots/errors.js';
 

@@ -30,7 +30,8 @@ import { createdAtOf } from '../routes/snapshot.js';
 import { exampleSigningKeys } from './example-signing-key.js';
 import { NOT_READY_EXAMPLE } from './routes-snapshot.js';
 import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
-import { catalogRoutes } from './routes-catalog.js';
+import { partnerRoutes } from '../route-table/table.js';
+import { readRoutes } from './table-paths.js';
 
 /** 30 s into a rate window (the 429 example's Retry-After reads 29: a second passes before it). */
 export const EXAMPLE_CLOCK_MS = Date.parse('2026-11-20T10:00:30.000Z');
@@ -120,7 +121,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     const minted = mint.body as { key: string; keyId: string };
     const partner = { Authorization: `Bearer ${minted.key}` };
 
-    for (const route of catalogRoutes()) operations[route.operationId] = expect(await h.call('GET', route.example, partner), 200);
+    for (const route of readRoutes(partnerRoutes())) operations[route.operationId] = expect(await h.call('GET', route.example, partner), 200);
     const snapshot = expect(await h.call('GET', '/v1/snapshot', partner), 200);
     operations.getSnapshot = snapshot;
     const { snapshotId, previous, manifest } = (snapshot.body as { data: { snapshotId: string; previous: string | null; manifest: { sha256: string } } }).data;

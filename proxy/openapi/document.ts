@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the proxy, built from the route entries (routes-*.ts) and the shared
- * components. `GET /openapi.json` serves it and `npm run openapi` writes it to docs/openapi.json; a
+ * The OpenAPI 3.1 document of the proxy, built from the route table (proxy/route-table/), the other
+ * route entries (routes-*.ts) and the shared components. `GET /openapi.json` serves it and `npm run openapi` writes it to docs/openapi.json; a
  * test checks the file equals what this builds, lints it, and validates real responses of every
  * route against it.
  *
@@ -15,17 +15,19 @@ import { committedExamples, type OpenApiExamples } from './examples.js';
 import { headerComponents } from './headers.js';
 import { parameterComponents } from './parameters.js';
 import { responseComponents } from './responses.js';
-import { readEnvelopeSchema, readOperation } from './route-spec.js';
-import { catalogRoutes } from './routes-catalog.js';
+import { partnerRoutes } from '../route-table/table.js';
+import type { Route } from '../route-table/route.js';
+import { readEnvelopeSchema } from './route-spec.js';
 import { adminPaths, adminSchemasWithEnvelope } from './routes-admin.js';
 import { metaPaths } from './routes-meta.js';
-import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths, snapshotPaths } from './routes-snapshot.js';
+import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths } from './routes-snapshot.js';
 import { snapshotSchemas, snapshotSchemasWithEnvelope } from './schemas-snapshot.js';
 import { adminSchemas } from './schemas-admin.js';
 import { commonSchemas } from './schemas-common.js';
 import { documentSchemas } from './schemas-documents.js';
 import { listSchemas } from './schemas-lists.js';
 import type { Schema } from './schema-kit.js';
+import { readRoutes, tablePaths } from './table-paths.js';
 
 export type OpenApiDocument = Schema & { paths: Record<string, Record<string, Schema>> };
 
@@ -65,17 +67,14 @@ const TAGS = [
   { name: HEALTH_TAG, description: 'Probes for load balancers and orchestrators: outside `/v1`, no credential.' },
 ];
 
-export function buildOpenApiDocument(committed: OpenApiExamples = committedExamples()): OpenApiDocument {
+/** `table`: the partner routes the app serves (proxy/route-table/), whose path items come first. */
+export function buildOpenApiDocument(committed: OpenApiExamples = committedExamples(), table: readonly Route[] = partnerRoutes()): OpenApiDocument {
   // A copy: the document is handed out, and must not share mutable values with the examples.
   const examples = structuredClone(committed);
-  const routes = catalogRoutes();
-  const paths: Record<string, Record<string, Schema>> = {};
   const envelopes: Record<string, Schema> = {};
-  for (const route of routes) {
-    paths[route.path] = { get: readOperation(route, examples) };
-    envelopes[route.envelope] = readEnvelopeSchema(route);
-  }
-  Object.assign(paths, snapshotPaths(examples), adminPaths(examples), metaPaths(), healthPaths(examples));
+  for (const route of readRoutes(table)) envelopes[route.envelope] = readEnvelopeSchema(route);
+  const paths = tablePaths(table, examples);
+  Object.assign(paths, adminPaths(examples), metaPaths(), healthPaths(examples));
   return {
     openapi: '3.1.0',
     info: {
@@ -96,7 +95,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
       },
       schemas: { ...commonSchemas(), ...documentSchemas(), ...listSchemas(), ...adminSchemas(), ...snapshotSchemas(),
         ...envelopes, ...adminSchemasWithEnvelope(), ...snapshotSchemasWithEnvelope() },
-      parameters: parameterComponents(),
+      parameters: parameterComponents(table),
       headers: headerComponents(),
       responses: responseComponents(examples),
     },

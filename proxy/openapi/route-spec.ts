@@ -1,12 +1,13 @@
 /**
  * How a route enters the document.
  *
- * - A catalog read (an enveloped JSON document or list page from the snapshot): one `ReadRoute`
- *   value in routes-catalog.ts; `readOperation` gives it the responses every read shares (200
- *   envelope, 304, and the errors of API.md §6).
- * - Anything else (other bodies, statuses or headers, e.g. the admin routes): `customOperation`
- *   with its success response and error statuses, in a routes-*.ts file whose paths document.ts
- *   merges; a new error status or header goes into responses.ts / headers.ts first.
+ * - A partner route is an entry of the route table (proxy/route-table/): a catalog read (an
+ *   enveloped JSON document or list page) becomes a `ReadRoute` (table-paths.ts) and `readOperation`
+ *   gives it the responses every read shares (200 envelope, 304, and the errors of API.md §6);
+ *   another one states its operation with `customOperation`.
+ * - The routes outside the table (admin, health, this document): `customOperation` with its success
+ *   response and error statuses, in a routes-*.ts file whose paths document.ts merges.
+ * - A new error status or header goes into responses.ts / headers.ts first.
  *
  * Then `npm run openapi` captures the example (capture-examples.ts makes the request) and rewrites
  * docs/openapi.json; test/openapi/ fails until the document, the examples and the app agree.
@@ -23,8 +24,8 @@ export interface CustomOperation {
   summary: string;
   description: string;
   security: Schema[];
-  /** Parameter component names. */
-  parameters?: string[];
+  /** Parameter component names, or parameter objects (a `$ref` or one written out). */
+  parameters?: Array<string | Schema>;
   requestBody?: Schema;
   /** The success status and its body (one media type) and headers. */
   status: number;
@@ -46,7 +47,7 @@ export function customOperation(tag: string, op: CustomOperation, examples: Open
     summary: op.summary,
     description: op.description,
     security: op.security,
-    ...(op.parameters ? { parameters: op.parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) } : {}),
+    ...(op.parameters ? { parameters: op.parameters.map((p) => (typeof p === 'string' ? { $ref: `#/components/parameters/${p}` } : p)) } : {}),
     ...(op.requestBody ? { requestBody: op.requestBody } : {}),
     responses: {
       [op.status]: {
@@ -74,13 +75,13 @@ export interface ReadRoute {
   description: string;
   /** `partner`: a credential is needed (API key, session, internal key or first-party page); `public`: none. */
   access: 'partner' | 'public';
-  /** Parameter component names, path parameters first. */
-  parameters: string[];
+  /** As the operation lists them (route-table/param.ts `parameterRef`), path parameters first. */
+  parameters: Schema[];
   kind: DocumentKind;
   /** Schema of `data` (of one item for a list). */
   data: Schema;
   list: boolean;
-  /** Component name of the envelope schema. */
+  /** Component name of the envelope schema (`CardEnvelope` for kind `card`). */
   envelope: string;
   /** A request answered 200 from the example catalog: its body becomes the example. */
   example: string;

@@ -2,15 +2,15 @@
  * GET /v1/search (API.md §3, docs/search.md): answered from the snapshot's FTS5 index, not from a
  * stored document, so its body is hashed, compressed and revalidated per request (respond-negotiated.ts).
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
 import { envelope, pageInfo } from '../../snapshots/envelope.js';
 import { stableJson } from '../../snapshots/codec.js';
-import { linkHeader, parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
+import { linkHeader, type ListParams } from '../http/params.js';
 import { respondNegotiated } from '../http/respond-negotiated.js';
 import { JSON_CONTENT_TYPE } from '../serve-object/respond-object.js';
-import { parseSearchQuery } from '../search/query.js';
+import type { SearchQuery } from '../search/query.js';
 import { planSearch } from '../search/plan.js';
 import { MAX_COUNTED, type SearchHit } from '../search/search-index.js';
 import { createSearchIndexCache, type SearchIndexCache } from '../search/index-cache.js';
@@ -22,8 +22,6 @@ export interface SearchRouteDeps {
   indexes?: SearchIndexCache;
 }
 
-export const SEARCH_DEFAULT_LIMIT = 20;
-const PARAMS = ['q', 'page', 'limit'] as const;
 const CACHE_CONTROL = 'public, s-maxage=300, stale-while-revalidate=3600';
 
 /**
@@ -36,16 +34,14 @@ function toItem(hit: SearchHit): Record<string, unknown> {
   return { ...base, kind: hit.kind, id: hit.id, game: hit.game, match: hit.tier };
 }
 
-export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDeps): void {
+/** The answer of the search route (route-table/catalog-table.ts), whose `q`, `page` and `limit` are checked already. */
+export function createSearchAnswer(deps: SearchRouteDeps): (c: Context<ProxyEnv>, query: SearchQuery, list: ListParams) => Promise<Response> {
   const indexes = deps.indexes ?? createSearchIndexCache();
 
-  router.get('/v1/search', async (c) => {
-    c.set('routePattern', '/v1/search');
-    const params = new URL(c.req.url).searchParams;
-    rejectUnknownParams(params, PARAMS);
-    const query = parseSearchQuery(singleParam(params, 'q'));
-    const { page, limit, warnings } = parseListParams(params, SEARCH_DEFAULT_LIMIT);
-    warnings.unshift(...query.warnings);
+  return async (c, query, list) => {
+    const { page, limit } = list;
+    // The query's own warnings first, then those of page and limit.
+    const warnings = [...query.warnings, ...list.warnings];
 
     const reader = await deps.snapshot(c);
     c.set('snapshotId', reader.id);
@@ -58,5 +54,5 @@ export function registerSearchRoute(router: Hono<ProxyEnv>, deps: SearchRouteDep
     const link = linkHeader(c.req.url, page, limit, result.total);
     if (link !== null) headers.Link = link;
     return respondNegotiated(c, body, 200, headers, { etag: true });
-  });
+  };
 }

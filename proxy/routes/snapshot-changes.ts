@@ -6,19 +6,17 @@
  * names them.
  */
 import { Readable } from 'node:stream';
-import type { Hono } from 'hono';
+import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import { API_VERSION, SCHEMA_VERSION, toTimestamp } from '../../snapshots/envelope.js';
 import { MANIFEST_FILE } from '../../snapshots/keys.js';
 import type { SnapshotFile } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
-import { rejectUnknownParams, singleParam } from '../http/params.js';
 import { respond } from '../http/response-headers.js';
 import { ifNoneMatchHits } from '../serve-object/etag.js';
 import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
-import { queryOf } from '../serve-object/validate.js';
 import { diffManifests } from '../snapshot-files/manifest-diff.js';
-import { requireSnapshotId, type SnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
 
 async function* changesBody(since: string, current: string, asOf: string | null, before: SnapshotFile | null, after: SnapshotFile): AsyncGenerator<string> {
   const counts = { new: 0, changed: 0, removed: 0 };
@@ -41,28 +39,23 @@ async function* changesBody(since: string, current: string, asOf: string | null,
   yield `],"counts":${JSON.stringify(counts)}},"kind":"snapshotChanges","page":null,"schemaVersion":${SCHEMA_VERSION},"warnings":[]}`;
 }
 
-export function registerChangesRoute(router: Hono<ProxyEnv>, files: SnapshotFiles): void {
-  router.get('/v1/snapshot/changes', async (c) => {
-    c.set('routePattern', '/v1/snapshot/changes');
-    const query = queryOf(c);
-    rejectUnknownParams(query, ['since', 'snapshot']);
-    const since = requireSnapshotId(singleParam(query, 'since'), 'since');
-    const reader = await files.pin(c, query);
-    const facts = await files.manifest(reader);
-    const after = await reader.file(MANIFEST_FILE);
-    if (after === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
-    const before = since === reader.id ? null : await (await files.kept(since, 'since')).file(MANIFEST_FILE);
-    const etag = `"changes-${since}-${reader.id}"`;
-    const headers: Record<string, string> = {
-      ETag: etag, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE, 'X-Snapshot-Id': reader.id,
-    };
-    if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
-    if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
-    const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
-    // A web body carries bytes, not strings.
-    const body = Readable.toWeb(Readable.from((async function* () {
-      for await (const s of chunks) yield Buffer.from(s, 'utf8');
-    })())) as unknown as ReadableStream;
-    return respond(c, body, 200, headers, null);
-  });
+/** `since` and `snapshotId` are checked snapshot ids (route-table/params.ts); either may no longer be kept (410). */
+export async function answerChanges(c: Context<ProxyEnv>, files: SnapshotFiles, since: string, snapshotId: string | undefined): Promise<Response> {
+  const reader = await files.pin(c, snapshotId);
+  const facts = await files.manifest(reader);
+  const after = await reader.file(MANIFEST_FILE);
+  if (after === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
+  const before = since === reader.id ? null : await (await files.kept(since, 'since')).file(MANIFEST_FILE);
+  const etag = `"changes-${since}-${reader.id}"`;
+  const headers: Record<string, string> = {
+    ETag: etag, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE, 'X-Snapshot-Id': reader.id,
+  };
+  if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
+  if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
+  const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
+  // A web body carries bytes, not strings.
+  const body = Readable.toWeb(Readable.from((async function* () {
+    for await (const s of chunks) yield Buffer.from(s, 'utf8');
+  })())) as unknown as ReadableStream;
+  return respond(c, body, 200, headers, null);
 }

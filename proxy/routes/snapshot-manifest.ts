@@ -2,38 +2,28 @@
  * GET /v1/snapshot/manifest and GET /v1/snapshot/signature — the manifest (NDJSON, the exact bytes
  * that were signed) and its detached Ed25519 signature. `?snapshot=<id>` pins a kept snapshot.
  */
-import type { Hono } from 'hono';
+import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MANIFEST_FILE, MANIFEST_SIGNATURE_FILE } from '../../snapshots/keys.js';
 import type { ProxyEnv } from '../env.js';
-import { rejectUnknownParams } from '../http/params.js';
-import { queryOf } from '../serve-object/validate.js';
 import { respondFile } from '../snapshot-files/respond-file.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
 import { sha256Hex } from '../../snapshots/codec.js';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 
-export function registerManifestRoutes(router: Hono<ProxyEnv>, files: SnapshotFiles): void {
-  router.get('/v1/snapshot/manifest', async (c) => {
-    c.set('routePattern', '/v1/snapshot/manifest');
-    const query = queryOf(c);
-    rejectUnknownParams(query, ['snapshot']);
-    const reader = await files.pin(c, query);
-    const facts = await files.manifest(reader);
-    const file = await reader.file(MANIFEST_FILE);
-    if (file === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
-    return respondFile(c, file, { etag: `"${facts.sha256}"`, contentType: NDJSON_CONTENT_TYPE, filename: `manifest-${reader.id}.ndjson` });
-  });
+export async function answerManifest(c: Context<ProxyEnv>, files: SnapshotFiles, snapshotId: string | undefined): Promise<Response> {
+  const reader = await files.pin(c, snapshotId);
+  const facts = await files.manifest(reader);
+  const file = await reader.file(MANIFEST_FILE);
+  if (file === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
+  return respondFile(c, file, { etag: `"${facts.sha256}"`, contentType: NDJSON_CONTENT_TYPE, filename: `manifest-${reader.id}.ndjson` });
+}
 
-  router.get('/v1/snapshot/signature', async (c) => {
-    c.set('routePattern', '/v1/snapshot/signature');
-    const query = queryOf(c);
-    rejectUnknownParams(query, ['snapshot']);
-    const reader = await files.pin(c, query);
-    const file = await reader.file(MANIFEST_SIGNATURE_FILE);
-    if (file === null) throw new CatalogError('not_found', `snapshot ${reader.id} is not signed`);
-    const bytes = await file.bytes();
-    return respondFile(c, file, { etag: `"${sha256Hex(bytes)}"`, contentType: 'application/json; charset=utf-8' });
-  });
+export async function answerSignature(c: Context<ProxyEnv>, files: SnapshotFiles, snapshotId: string | undefined): Promise<Response> {
+  const reader = await files.pin(c, snapshotId);
+  const file = await reader.file(MANIFEST_SIGNATURE_FILE);
+  if (file === null) throw new CatalogError('not_found', `snapshot ${reader.id} is not signed`);
+  const bytes = await file.bytes();
+  return respondFile(c, file, { etag: `"${sha256Hex(bytes)}"`, contentType: 'application/json; charset=utf-8' });
 }

@@ -3,11 +3,9 @@
  * and entity counts, the manifest's hash and whether it is signed, the fingerprint of the public key
  * this server publishes, and the bulk files. A mirror starts here (docs/mirroring.md).
  */
-import type { Hono } from 'hono';
+import type { Context } from 'hono';
 import { envelope } from '../../snapshots/envelope.js';
 import type { ProxyEnv } from '../env.js';
-import { rejectUnknownParams } from '../http/params.js';
-import { queryOf } from '../serve-object/validate.js';
 import { respondJson } from '../snapshot-files/respond-json.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
 
@@ -17,25 +15,20 @@ export function createdAtOf(snapshotId: string): string {
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z`;
 }
 
-export function registerSnapshotRoute(router: Hono<ProxyEnv>, files: SnapshotFiles, publicKeyFingerprint: string | null): void {
-  router.get('/v1/snapshot', async (c) => {
-    c.set('routePattern', '/v1/snapshot');
-    const query = queryOf(c);
-    rejectUnknownParams(query, ['snapshot']);
-    const reader = await files.pin(c, query);
-    const m = await files.manifest(reader);
-    const bulk = m.header.bulk ?? [];
-    const countOf = (name: string) => bulk.find((b) => b.name === name)?.count ?? null;
-    return respondJson(c, envelope('snapshot', m.header.asOf, {
-      snapshotId: reader.id,
-      createdAt: createdAtOf(reader.id),
-      previous: m.header.previous,
-      objects: m.header.objects,
-      counts: { cards: countOf('cards'), figures: countOf('figures'), sets: countOf('sets'), oracle: countOf('oracle') },
-      changes: m.header.counts,
-      manifest: { url: '/v1/snapshot/manifest', size: m.size, sha256: m.sha256, signed: m.signature !== null },
-      publicKeyFingerprint,
-      bulk: bulk.map((b) => ({ name: b.name, url: `/v1/bulk/${b.name}`, count: b.count, size: b.size, sha256: b.sha256 })),
-    }));
-  });
+export async function answerSnapshot(c: Context<ProxyEnv>, files: SnapshotFiles, snapshotId: string | undefined, publicKeyFingerprint: string | null): Promise<Response> {
+  const reader = await files.pin(c, snapshotId);
+  const m = await files.manifest(reader);
+  const bulk = m.header.bulk ?? [];
+  const countOf = (name: string) => bulk.find((b) => b.name === name)?.count ?? null;
+  return respondJson(c, envelope('snapshot', m.header.asOf, {
+    snapshotId: reader.id,
+    createdAt: createdAtOf(reader.id),
+    previous: m.header.previous,
+    objects: m.header.objects,
+    counts: { cards: countOf('cards'), figures: countOf('figures'), sets: countOf('sets'), oracle: countOf('oracle') },
+    changes: m.header.counts,
+    manifest: { url: '/v1/snapshot/manifest', size: m.size, sha256: m.sha256, signed: m.signature !== null },
+    publicKeyFingerprint,
+    bulk: bulk.map((b) => ({ name: b.name, url: `/v1/bulk/${b.name}`, count: b.count, size: b.size, sha256: b.sha256 })),
+  }));
 }

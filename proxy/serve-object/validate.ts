@@ -6,7 +6,6 @@ import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import { isValidId, isValidSlug } from '../../snapshots/ids.js';
 import { GAMES, type Game } from '../../snapshots/records.js';
-import { singleParam } from '../http/params.js';
 
 /**
  * The query of a request, parsed once per handler. `c.req.url` is already a serialized URL (the
@@ -54,10 +53,4 @@ export function requireOneOf<T extends string>(value: string | undefined, allowe
 
 export function requireGame(value: string | undefined, name: string): Game {
   return requireOneOf(value, GAMES, name);
-}
-
-/** The optional `game` filter of the ranked feeds: absent means every game. */
-export function optionalGameFilter(query: URLSearchParams): Game | 'all' {
-  const raw = singleParam(query, 'game');
-  return raw === undefined ? 'all' : requireOneOf(raw, [...GAMES, 'all'] as const, 'game');
 }

@@ -8,7 +8,7 @@
  *
  * @example
  *   const files = createSnapshotFiles({ serve, snapshots });
- *   const reader = await files.pin(c, queryOf(c));
+ *   const reader = await files.pin(c, undefined);   // the current snapshot
  *   (await files.manifest(reader)).header.bulk
  */
 import { createHash } from 'node:crypto';
@@ -19,7 +19,6 @@ import { MANIFEST_FORMAT, type ManifestHeader } from '../../snapshots/manifest.j
 import { isSnapshotId } from '../../snapshots/store/pointer.js';
 import type { SnapshotFile, SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
-import { singleParam } from '../http/params.js';
 import type { ObjectServer } from '../serve-object/object-server.js';
 
 export interface ManifestFacts {
@@ -31,7 +30,8 @@ export interface ManifestFacts {
 }
 
 export interface SnapshotFiles {
-  pin(c: Context<ProxyEnv>, query: URLSearchParams): Promise<SnapshotReader>;
+  /** The kept snapshot `snapshotId` (checked already: route-table/params.ts), else the current one. */
+  pin(c: Context<ProxyEnv>, snapshotId: string | undefined): Promise<SnapshotReader>;
   manifest(reader: SnapshotReader): Promise<ManifestFacts>;
   /** A kept snapshot by id (for `since`), or 410 `gone`. */
   kept(id: string, parameter: string): Promise<SnapshotReader>;
@@ -77,10 +77,9 @@ export function createSnapshotFiles(deps: { serve: ObjectServer; snapshots: Snap
   };
 
   return {
-    async pin(c, query) {
-      const raw = singleParam(query, 'snapshot');
-      if (raw === undefined) return deps.serve.pin(c);
-      const reader = await kept(requireSnapshotId(raw, 'snapshot'), 'snapshot');
+    async pin(c, snapshotId) {
+      if (snapshotId === undefined) return deps.serve.pin(c);
+      const reader = await kept(snapshotId, 'snapshot');
       c.set('snapshotId', reader.id);
       return reader;
     },

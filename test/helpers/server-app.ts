@@ -11,6 +11,7 @@ import { loadConfig } from '../../proxy/config.js';
 import { createKeyStore } from '../../proxy/keys/store.js';
 import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
+import type { Route } from '../../proxy/route-table/route.js';
 
 export interface TestApp {
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -20,7 +21,7 @@ export interface TestApp {
   close(): void;
 }
 
-export async function createTestApp(deps: { snapshots: SnapshotSource; cacheBytes?: number; tier?: 'free' | 'standard' | 'enterprise' }): Promise<TestApp> {
+export async function createTestApp(deps: { snapshots: SnapshotSource; cacheBytes?: number; tier?: 'free' | 'standard' | 'enterprise'; routes?: readonly Route[] }): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-state-'));
   const state = openStateDb(join(dir, 'state.sqlite'));
   const minted = createKeyStore(state).mint({ tenant: 'acme', tier: deps.tier ?? 'enterprise' });
@@ -29,6 +30,7 @@ export async function createTestApp(deps: { snapshots: SnapshotSource; cacheByte
     config: loadConfig({}),
     snapshots: deps.snapshots,
     cacheBytes: deps.cacheBytes,
+    routes: deps.routes,
     logger: { error: () => undefined, info: () => undefined },
   });
   return {

@@ -18,7 +18,8 @@ import { createKeyStore } from '../../proxy/keys/store.js';
 import { failingReads } from '../../proxy/openapi/capture-examples.js';
 import { exampleSigningKeys } from '../../proxy/openapi/example-signing-key.js';
 import { buildOpenApiDocument } from '../../proxy/openapi/document.js';
-import { catalogRoutes } from '../../proxy/openapi/routes-catalog.js';
+import { readRoutes } from '../../proxy/openapi/table-paths.js';
+import { partnerRoutes } from '../../proxy/route-table/table.js';
 import { openStateDb, type StateDb } from '../../proxy/state/open.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotSource } from '../../snapshots/store/types.js';
@@ -110,7 +111,7 @@ afterAll(() => {
 });
 
 describe('catalog read routes answer as the document says', () => {
-  for (const route of catalogRoutes()) {
+  for (const route of readRoutes(partnerRoutes())) {
     const { example } = route;
     const withParam = (name: string, value: string) => {
       const u = new URL(example, 'http://x');

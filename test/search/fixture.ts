@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { ProxyEnv } from '../../proxy/env.js';
-import { registerSearchRoute } from '../../proxy/routes/search.js';
+import { createSearchAnswer } from '../../proxy/routes/search.js';
+import { catalogTable } from '../../proxy/route-table/catalog-table.js';
+import { registerRoutes } from '../../proxy/route-table/register.js';
+import type { RouteDeps } from '../../proxy/route-table/route.js';
 import { createSearchIndexCache, type SearchIndexCache } from '../../proxy/search/index-cache.js';
 import { createSearchIndexBuilder } from '../../compiler/search/index-builder.js';
 import type { SearchEntry } from '../../compiler/search/entry.js';
@@ -112,7 +115,9 @@ export function testApp(snapshot: () => Promise<SnapshotReader>, indexes: Search
     c.header('Cache-Control', 'no-store');
     return c.json({ error: code, message, requestId: c.get('requestId') }, status as 400);
   });
-  registerSearchRoute(app, { snapshot: () => snapshot(), indexes });
+  // Only the search route is mounted, so its answer is the only dependency reached.
+  const search = createSearchAnswer({ snapshot: () => snapshot(), indexes });
+  registerRoutes(app, catalogTable().filter((r) => r.path === '/v1/search'), { search } as RouteDeps);
   return { app, last };
 }
 

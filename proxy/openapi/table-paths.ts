@@ -1,0 +1,51 @@
+/**
+ * The path items of a route table (proxy/route-table/): a catalog read gets the read template of
+ * route-spec.ts, any other route its own operation; both list the route's parameters as the table
+ * declares them, path parameters first, then `page` and `limit` for a list.
+ */
+import type { DocumentedParam } from '../route-table/param.js';
+import { parameterRef } from '../route-table/param.js';
+import { Page, limitParam } from '../route-table/params.js';
+import type { ReadDoc, Route } from '../route-table/route.js';
+import type { OpenApiExamples } from './examples.js';
+import { customOperation, readOperation, type ReadRoute } from './route-spec.js';
+import type { Schema } from './schema-kit.js';
+
+/** Every parameter of a route as the document states it, `page` and `limit` last. */
+export function documentedParams(route: Route, without: string | null = null): DocumentedParam[] {
+  const own = Object.entries(route.params).filter(([key]) => key !== without).map(([, p]) => p);
+  return route.paging === undefined ? own : [...own, Page, limitParam(route.paging)];
+}
+
+const envelopeOf = (kind: string) => `${kind[0].toUpperCase()}${kind.slice(1)}Envelope`;
+
+function readRoute(path: string, doc: ReadDoc, parameters: Schema[], list: boolean): ReadRoute {
+  return { path, ...doc, parameters, list, envelope: envelopeOf(doc.kind) };
+}
+
+/** The catalog reads of a table, one per documented path (the discover route is one per feed). */
+export function readRoutes(table: readonly Route[]): ReadRoute[] {
+  return table.flatMap((route) => {
+    const list = route.paging !== undefined;
+    if ('each' in route.doc) {
+      const { each, read } = route.doc;
+      const parameters = documentedParams(route, each).map(parameterRef);
+      const name = route.params[each].name;
+      return Object.entries(read).map(([value, doc]) => readRoute(route.path.replace(`{${name}}`, value), doc, parameters, list));
+    }
+    if ('read' in route.doc) return [readRoute(route.path, route.doc.read, documentedParams(route).map(parameterRef), list)];
+    return [];
+  });
+}
+
+export function tablePaths(table: readonly Route[], examples: OpenApiExamples): Record<string, Record<string, Schema>> {
+  const paths: Record<string, Record<string, Schema>> = {};
+  for (const route of table) {
+    if ('operation' in route.doc) {
+      paths[route.path] = { get: customOperation(route.doc.tag, route.doc.operation(documentedParams(route).map(parameterRef)), examples) };
+      continue;
+    }
+    for (const read of readRoutes([route])) paths[read.path] = { get: readOperation(read, examples) };
+  }
+  return paths;
+}

@@ -1,0 +1,122 @@
+/**
+ * The parameters of the partner routes (API.md §1, §3; docs/api.md "Path parameters" and "Query
+ * parameters"), each declared once with its text for the document and its check. The checks run
+ * before any store is touched, so a value that fails them never becomes an object key.
+ */
+import { DISCOVER_FEEDS, isObjectKey } from '../../snapshots/keys.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import { ID_PATTERN, SLUG_PATTERN } from '../../snapshots/ids.js';
+import { GAMES, RANGES } from '../../snapshots/records.js';
+import { MAX_LIMIT, MAX_PAGE } from '../http/params.js';
+import { SNAPSHOT_ID } from '../openapi/headers.js';
+import { parseSearchQuery } from '../search/query.js';
+import { requireGame, requireId, requireOneOf, requireSetCode, requireSlug } from '../serve-object/validate.js';
+import { requireSnapshotId } from '../snapshot-files/snapshot-files.js';
+import { pathParam, queryParam, type DocumentedParam } from './param.js';
+
+export const DEFAULT_RANGE = '30d';
+const present = (raw: string | undefined | null): string | undefined => raw ?? undefined;
+
+export const Id = pathParam({
+  component: 'Id', name: 'id',
+  description: 'An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit; not `.` or `..`.',
+  schema: { type: 'string', pattern: ID_PATTERN.source, maxLength: 128 },
+  check: (raw) => requireId(present(raw), 'id'),
+});
+
+export const Game = pathParam({
+  component: 'Game', name: 'game', description: 'The game of the set.', schema: { type: 'string', enum: [...GAMES] },
+  check: (raw) => requireGame(present(raw), 'game'),
+});
+
+export const SetCode = pathParam({
+  component: 'SetCode', name: 'setCode', description: 'Set code, matched case-insensitively (`WAS` = `was`).',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,63}$' },
+  check: (raw) => requireSetCode(present(raw), 'setCode'),
+});
+
+export const ArtistSlug = pathParam({
+  component: 'ArtistSlug', name: 'slug', description: 'Artist slug, as in a card\'s `artist.slug`.',
+  schema: { type: 'string', pattern: SLUG_PATTERN.source },
+  check: (raw) => requireSlug(present(raw), 'slug'),
+});
+
+export const Handle = pathParam({
+  component: 'Handle', name: 'handle', description: 'The user\'s public handle.',
+  schema: { type: 'string', pattern: SLUG_PATTERN.source },
+  check: (raw) => requireSlug(present(raw), 'handle'),
+});
+
+/** Each feed is documented as a route of its own (route.ts `perValue`), so this one has no component. */
+export const Feed = pathParam({
+  name: 'feed', description: 'The discover feed.', schema: { type: 'string', enum: [...DISCOVER_FEEDS] },
+  check: (raw) => requireOneOf(present(raw), DISCOVER_FEEDS, 'feed'),
+});
+
+export const Range = queryParam({
+  component: 'Range', name: 'range', description: 'The price-history range of the card document.',
+  schema: { type: 'string', enum: [...RANGES], default: DEFAULT_RANGE },
+  check: (raw) => requireOneOf(raw ?? DEFAULT_RANGE, RANGES, 'range'),
+});
+
+/** The optional `game` filter of the ranked feeds: absent means every game. */
+export const GameFilter = queryParam({
+  component: 'GameFilter', name: 'game', description: 'Only this game; `all` or absent: every game.',
+  schema: { type: 'string', enum: [...GAMES, 'all'], default: 'all' },
+  check: (raw) => (raw === undefined || raw === null ? 'all' : requireOneOf(raw, [...GAMES, 'all'] as const, 'game')),
+});
+
+export const SearchQuery = queryParam({
+  component: 'SearchQuery', name: 'q', required: true,
+  description: '1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:` (then followed by some text), then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax: any other `word:` at the start is searched as text, with a warning. Spaces at its ends are dropped; only spaces is 400.',
+  schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+  check: (raw) => parseSearchQuery(present(raw)),
+});
+
+/** Checked when the route pins its snapshot (it may be 410 `gone` then); here only its form. */
+export const Snapshot = queryParam({
+  component: 'Snapshot', name: 'snapshot',
+  description: 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.',
+  schema: { type: 'string', pattern: `^${SNAPSHOT_ID}$` },
+  check: (raw) => (raw === undefined || raw === null ? undefined : requireSnapshotId(raw, 'snapshot')),
+});
+
+export const SinceSnapshot = queryParam({
+  component: 'SinceSnapshot', name: 'since', required: true,
+  description: 'The snapshot to compare with (a kept one; one no longer kept is 410 `gone`: sync from the whole manifest then).',
+  schema: { type: 'string', pattern: `^${SNAPSHOT_ID}$` },
+  check: (raw) => requireSnapshotId(present(raw), 'since'),
+});
+
+export const ObjectKey = pathParam({
+  component: 'ObjectKey', name: 'key', rest: true,
+  description: 'A manifest key: `v1/` then segments that are ids, ending `.json.gz`; at most 512 characters. Its slashes may be sent as they are or percent-encoded (`v1%2Fcards%2F...`, as generated clients send a path parameter): the key is decoded once.',
+  schema: { type: 'string', pattern: '^v1/([A-Za-z0-9][A-Za-z0-9._-]*/)*[A-Za-z0-9][A-Za-z0-9._-]*\\.json\\.gz$', maxLength: 512, examples: ['v1/cards/OP01-001/30d.json.gz'] },
+  // Decoded once, so `%2E%2E` and `%252F` are refused like `..`.
+  check: (raw) => {
+    if (raw === undefined || raw === null || !isObjectKey(raw)) {
+      throw new CatalogError('invalid_parameter', 'the object key must be a manifest key such as v1/cards/<id>/30d.json.gz', { parameter: 'key' });
+    }
+    return raw;
+  },
+});
+
+export const BulkName = pathParam({
+  component: 'BulkName', name: 'name',
+  description: 'A bulk file name as `GET /v1/bulk` lists it (`cards`, `figures`, `oracle`, `sets`, `changes`).',
+  schema: { type: 'string', pattern: SLUG_PATTERN.source },
+  check: (raw) => requireSlug(present(raw), 'name'),
+});
+
+/** `page` and `limit` of every list route, checked together by http/params.ts `parseListParams`. */
+export const Page: DocumentedParam = {
+  component: 'Page',
+  doc: { name: 'page', in: 'query', required: false, description: `1-based page, at most ${MAX_PAGE} (the largest exact number); a page past the end is 200 with \`data: []\`.`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } },
+};
+
+export function limitParam(defaultLimit: number): DocumentedParam {
+  return {
+    component: `Limit${defaultLimit}`,
+    doc: { name: 'limit', in: 'query', required: false, description: `Items per page, default ${defaultLimit}: any integer 1 or more; above ${MAX_LIMIT} is capped at ${MAX_LIMIT} with a warning. 0, negatives, decimals or text are 400.`, schema: { type: 'integer', minimum: 1, default: defaultLimit } },
+  };
+}

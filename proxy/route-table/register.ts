@@ -1,0 +1,73 @@
+/**
+ * Makes the Hono routes of a route table (route.ts). Every route, in the order a request meets it:
+ * the route pattern for the audit row, unknown query parameters refused (a typo is a clear 400, not
+ * a silent default), each parameter checked in the route's order (a query parameter given twice is
+ * refused, API.md §3), `page` and `limit` for a list, then the answer. All of it runs before any
+ * store is touched.
+ */
+import type { Context, Hono } from 'hono';
+import type { ProxyEnv } from '../env.js';
+import { parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
+import { queryOf } from '../serve-object/validate.js';
+import type { Param } from './param.js';
+import type { Route, RouteDeps, RouteRequest } from './route.js';
+
+const PAGING_NAMES = ['page', 'limit'];
+
+/** `/v1/cards/{id}` → `/v1/cards/:id`; a rest parameter → `*`. */
+export function honoPath(route: Route): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => (paramNamed(route, name)?.rest ? '*' : `:${name}`));
+}
+
+function paramNamed(route: Route, name: string): Param<unknown> | undefined {
+  return Object.values(route.params).find((p) => p.in === 'path' && p.name === name);
+}
+
+/** The rest of the path after `prefix`, from the raw URL (not Hono's partly decoded path), decoded once; null if that fails. */
+function restOfPath(url: string, prefix: string): string | null {
+  const start = url.indexOf(prefix, url.indexOf('://') + 3);
+  const end = url.search(/[?#]/);
+  try {
+    return decodeURIComponent(url.slice(start + prefix.length, end < 0 ? undefined : end));
+  } catch {
+    return null;
+  }
+}
+
+export function registerRoutes(router: Hono<ProxyEnv>, table: readonly Route[], deps: RouteDeps): void {
+  for (const route of table) registerRoute(router, route, deps);
+}
+
+function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): void {
+  const pattern = honoPath(route);
+  const params = Object.entries(route.params);
+  const allowed = [...params.filter(([, p]) => p.in === 'query').map(([, p]) => p.name), ...(route.paging === undefined ? [] : PAGING_NAMES)];
+  const restPrefix = pattern.endsWith('*') ? pattern.slice(0, -1) : '';
+  const each = 'each' in route.doc ? route.doc.each : null;
+  const answer = answerOf(route, deps);
+
+  router.get(pattern, async (c) => {
+    c.set('routePattern', pattern);
+    const query = queryOf(c);
+    rejectUnknownParams(query, allowed);
+    const values: Record<string, unknown> = {};
+    for (const [key, p] of params) {
+      const raw = p.in === 'query' ? singleParam(query, p.name) : p.rest ? restOfPath(c.req.url, restPrefix) : c.req.param(p.name);
+      values[key] = p.check(raw);
+    }
+    // The audit row names the concrete route: API.md lists the discover feeds as separate routes.
+    if (each !== null) c.set('routePattern', pattern.replace(`:${route.params[each].name}`, String(values[each])));
+    const page = route.paging === undefined ? null : parseListParams(query, route.paging);
+    return answer(c, { values, page });
+  });
+}
+
+function answerOf(route: Route, deps: RouteDeps): (c: Context<ProxyEnv>, request: RouteRequest<Route['params']>) => Promise<Response> | Response {
+  const a = route.answer;
+  if ('document' in a) return (c, { values }) => deps.serve.document(c, a.document(values), a.what);
+  if ('list' in a) {
+    if (route.paging === undefined) throw new Error(`route ${route.path} answers a list but declares no paging`);
+    return (c, { values, page }) => deps.serve.list(c, a.list(values), page!, a.what);
+  }
+  return (c, request) => a.handler(c, request, deps);
+}

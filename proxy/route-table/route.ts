@@ -1,0 +1,86 @@
+/**
+ * A route of the partner API, declared once (issue 19): its path, its parameters in the order they
+ * are checked, what answers it, and its text for the document. register.ts makes the Hono route from
+ * it (the route pattern for the audit row, unknown parameters refused, each parameter checked) and
+ * proxy/openapi/table-paths.ts its OpenAPI path item; nothing else lists a route's parameters.
+ *
+ * Why a table of our own and not @hono/zod-openapi (docs/benchmarks.md "Route table"): the document
+ * must stay byte for byte what partners have (component `$ref`s, captured examples, the error
+ * responses of API.md §6), which zod-to-openapi would render its own way; the checks must keep their
+ * order and messages (a parameter given twice, `limit` capped with a warning), which zod's issues
+ * would have to be mapped back to; and it measured slower per request.
+ */
+import type { Context } from 'hono';
+import type { DocumentKind } from '../../snapshots/envelope.js';
+import type { ListFamily } from '../../snapshots/keys.js';
+import type { ProxyEnv } from '../env.js';
+import type { ListParams } from '../http/params.js';
+import type { CustomOperation } from '../openapi/route-spec.js';
+import type { Schema } from '../openapi/schema-kit.js';
+import type { SearchQuery } from '../search/query.js';
+import type { ObjectServer } from '../serve-object/object-server.js';
+import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import type { Params, Values } from './param.js';
+
+/** What the answers need, built once per app (routes/catalog.ts). */
+export interface RouteDeps {
+  serve: ObjectServer;
+  files: SnapshotFiles;
+  /** Answers a search from the snapshot's index (routes/search.ts). */
+  search: (c: Context<ProxyEnv>, query: SearchQuery, page: ListParams) => Promise<Response>;
+  /** The public key published at /v1/snapshot/public-key, or null. */
+  publicKey: { pem: string; fingerprint: string } | null;
+}
+
+/** The checked request: the route's parameters, and `page`/`limit` when it is a list. */
+export interface RouteRequest<P extends Params> {
+  values: Values<P>;
+  page: ListParams | null;
+}
+
+export type Answer<P extends Params> =
+  /** The stored document at this object key; 404 naming `what` when it is absent. */
+  | { document(values: Values<P>): string; what: string }
+  /** A page of this stored list (the route must page); 404 naming `what` when it is absent. */
+  | { list(values: Values<P>): ListFamily; what: string }
+  | { handler(c: Context<ProxyEnv>, request: RouteRequest<P>, deps: RouteDeps): Promise<Response> | Response };
+
+/** A catalog read in the document: an envelope of `kind`, with the responses every read shares (route-spec.ts). */
+export interface ReadDoc {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** `partner`: a credential is needed; `public`: none (the showcase). */
+  access: 'partner' | 'public';
+  kind: DocumentKind;
+  /** Schema of `data` (of one item for a list). */
+  data: Schema;
+  /** A request answered 200 from the example catalog: its body becomes the example. */
+  example: string;
+  /** A request answered 404 from the example catalog; absent when the route cannot be 404. */
+  notFound?: string;
+}
+
+export type RouteDoc =
+  | { read: ReadDoc }
+  /** Documented and audited as one route per value of this path parameter (the discover feeds). */
+  | { each: string; read: Record<string, ReadDoc> }
+  /** Any other answer, written out; `parameters` are the route's, as the document refers to them. */
+  | { tag: string; operation(parameters: Schema[]): CustomOperation };
+
+export interface Route<P extends Params = Params> {
+  /** The OpenAPI path (`/v1/cards/{id}`); Hono's is derived (`:id`, `*` for a rest parameter). */
+  path: string;
+  /** Checked in this order, after unknown query parameters are refused; path parameters first. */
+  params: P;
+  /** The default `limit` of a list route; a list takes `page` and `limit`, checked after `params`. */
+  paging?: number;
+  answer: Answer<P>;
+  doc: RouteDoc;
+}
+
+/** A route with its parameter types checked against its answer. */
+export function route<P extends Params>(r: Route<P>): Route {
+  return r as unknown as Route;
+}
