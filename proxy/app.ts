@@ -1,5 +1,5 @@
 /**
- * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/serve-in-process.ts does), so
+ * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/server/serve-in-process.ts does), so
  * tests drive it in-process with `app.request(...)`.
  *
  * Middleware order, and why:

@@ -23,7 +23,7 @@ export interface CatalogRouteDeps {
   snapshots: SnapshotSource;
   /** Upper bound of the in-memory object cache, in bytes. */
   cacheBytes?: number;
-  /** Open search indexes; the caller that passes one closes it at shutdown (proxy/serve-in-process.ts). */
+  /** Open search indexes; the caller that passes one closes it at shutdown (proxy/server/serve-in-process.ts). */
   searchIndexes?: SearchIndexCache;
   /** The Ed25519 key that verifies the manifests, published at /v1/snapshot/public-key. */
   publicKey?: KeyObject | null;
