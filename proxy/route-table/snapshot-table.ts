@@ -49,9 +49,9 @@ export function snapshotTable(): Route[] {
       answer: { handler: (c, { values }, deps) => answerChanges(c, deps.files, values.since, values.snapshot) },
       doc: { tag: SNAPSHOT_TAG, operation: (parameters) => small({
         operationId: 'getSnapshotChanges', summary: 'What changed since a snapshot',
-        description: `Every key new, changed or removed between \`since\` and the current snapshot (or \`snapshot=\`), computed from the two manifests and streamed. Both snapshots are immutable, so it is cacheable like a catalog read; the ETag names the two ids. ${HEAD}`,
+        description: `Every key new, changed or removed between \`since\` and the current snapshot (or \`snapshot=\`), computed from the two manifests and streamed (gzipped as it streams when Accept-Encoding allows it). Both snapshots are immutable, so it is cacheable like a catalog read; the ETag names the two ids and the coding. ${HEAD}`,
         parameters, body: ref('SnapshotChangesEnvelope'), statusDescription: 'An envelope of kind `snapshotChanges`.', errors: PINNED,
-      }, ['X-Snapshot-Id']) },
+      }, ['Vary', 'X-Snapshot-Id']) },
     }),
     route({
       path: '/v1/snapshot/public-key', params: {},

@@ -3,9 +3,11 @@
  * snapshot and the current one (or `snapshot=<id>`), as an envelope whose `data.changes` is streamed
  * as it is computed (manifest-diff.ts). 410 `gone` when `since` is no longer kept: the caller then
  * syncs from the whole manifest. The answer depends only on the two immutable snapshots, so its ETag
- * names them.
+ * names them (and the coding: the gzip answer has its own, RFC 9110 §8.8.3). It is gzipped as it
+ * streams when the client accepts gzip (partner document part 2), like every JSON answer.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import { API_VERSION, SCHEMA_VERSION, toTimestamp } from '../../snapshots/envelope.js';
@@ -13,6 +15,7 @@ import { MANIFEST_FILE } from '../../snapshots/keys.js';
 import type { SnapshotFile } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
 import { respond } from '../http/response-headers.js';
+import { acceptsGzip } from '../serve-object/accept-encoding.js';
 import { ifNoneMatchHits } from '../serve-object/etag.js';
 import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
 import { diffManifests } from '../snapshot-files/manifest-diff.js';
@@ -46,16 +49,22 @@ export async function answerChanges(c: Context<ProxyEnv>, files: SnapshotFiles, 
   const after = await reader.file(MANIFEST_FILE);
   if (after === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
   const before = since === reader.id ? null : await (await files.kept(since, 'since')).file(MANIFEST_FILE);
-  const etag = `"changes-${since}-${reader.id}"`;
+  const gzip = acceptsGzip(c.req.header('accept-encoding'));
+  const etag = `"changes-${since}-${reader.id}${gzip ? '-gzip' : ''}"`;
   const headers: Record<string, string> = {
-    ETag: etag, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE, 'X-Snapshot-Id': reader.id,
+    ETag: etag, 'Cache-Control': READ_CACHE_CONTROL, Vary: 'Accept-Encoding', 'Content-Type': JSON_CONTENT_TYPE, 'X-Snapshot-Id': reader.id,
   };
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
+  if (gzip) headers['Content-Encoding'] = 'gzip';
   if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
   const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
   // A web body carries bytes, not strings.
-  const body = Readable.toWeb(Readable.from((async function* () {
+  const bytes = Readable.from((async function* () {
     for await (const s of chunks) yield Buffer.from(s, 'utf8');
-  })())) as unknown as ReadableStream;
+  })());
+  // pipeline, not pipe: a diff that fails part-way destroys the gzip stream too, so the answer is
+  // cut off (never ended as if complete) and the error is not lost.
+  const out = gzip ? pipeline(bytes, createGzip(), () => {}) : bytes;
+  const body = Readable.toWeb(out) as unknown as ReadableStream;
   return respond(c, body, 200, headers, null);
 }

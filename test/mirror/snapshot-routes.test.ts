@@ -118,6 +118,22 @@ describe('GET /v1/snapshot/changes', () => {
     expect(body.data.counts.changed).toBeGreaterThan(0);
   });
 
+  it('when the client accepts gzip then the list is gzipped as it streams, with its own ETag, Vary and a 304 per coding (partner document part 2)', async () => {
+    const path = `/v1/snapshot/changes?since=${first}`;
+    const plain = await get(path);
+    const plainText = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const zipped = await get(path, { 'Accept-Encoding': 'gzip' });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString('utf8')).toBe(plainText);
+    const gzipTag = zipped.headers.get('etag')!;
+    expect(gzipTag).not.toBe(plain.headers.get('etag'));
+    expect((await get(path, { 'Accept-Encoding': 'gzip', 'If-None-Match': gzipTag })).status).toBe(304);
+    expect((await get(path, { 'If-None-Match': gzipTag })).status).toBe(200);
+  });
+
   it('when since is the current snapshot then nothing changed; when it is not kept then 410; when missing then 400', async () => {
     expect((await (await get(`/v1/snapshot/changes?since=${second}`)).json()).data.changes).toEqual([]);
     const gone = await get('/v1/snapshot/changes?since=20200101T000000Z-00000000');
