@@ -97,7 +97,7 @@ export function catalogTable(): Route[] {
       answer: { document: () => summaryKey(), what: 'catalog summary' },
       doc: { read: {
         operationId: 'getCatalogSummary', tag: ENTITIES, summary: 'Counts and coverage of the catalog',
-        description: 'Per game: sets, cards, priced cards, oracle concepts; figures, series, artists, public users and binders, currencies, the price range.',
+        description: 'The snapshot counts of partner-api-v1 part 2 (`cards.total`, `cards.byGame`, `figures.total`, `sets.total`: the row counts of the bulk files, to read before a full mirror), with priced cards, oracle concepts and artists under `cards`, sets per game under `sets`, priced figures and series under `figures`; public users and binders, currencies, the price range.',
         access: 'partner', kind: 'catalogSummary', data: ref('CatalogSummary'), example: '/v1/catalog/summary',
       } },
     }),
