@@ -77,5 +77,9 @@ export const MANIFEST_SIGNATURE_FILE = 'manifest.ndjson.sig';
 /** Folder of the bulk files (gzip NDJSON of every card, figure, set, oracle concept, and the changes). */
 export const BULK_DIR = 'bulk';
 export const SEARCH_DB_FILE = 'search.sqlite';
+/** A packed snapshot's object index: key → (pack, offset, length, sha256) (snapshots/packs/object-index.ts). */
+export const OBJECT_INDEX_FILE = 'objects.sqlite';
+/** Folder of a snapshot root that holds the pack files every packed snapshot shares. */
+export const PACKS_DIR = 'packs';
 /** The pointer (a symlink) in a snapshot root that names the current snapshot folder. */
 export const CURRENT_POINTER = 'current';

@@ -12,11 +12,19 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export const MANIFEST_FORMAT = 'catalog-manifest';
+/** A folder of per-URL files, one manifest line per object after the header. */
 export const MANIFEST_VERSION = 1;
+/**
+ * A packed snapshot (issue 17): the manifest is the header line alone. Objects live in shared pack
+ * files and the snapshot's object index (`objects.sqlite`) says where; the header lists every pack
+ * and every file of the snapshot with its size and SHA-256, so the signature over this one line still
+ * proves every object (the index holds each object's SHA-256).
+ */
+export const MANIFEST_VERSION_PACKS = 2;
 
 export interface ManifestHeader {
   format: typeof MANIFEST_FORMAT;
-  version: typeof MANIFEST_VERSION;
+  version: typeof MANIFEST_VERSION | typeof MANIFEST_VERSION_PACKS;
   snapshotId: string;
   asOf: string | null;
   objects: number;
@@ -25,6 +33,27 @@ export interface ManifestHeader {
   counts: { new: number; changed: number; unchanged: number; removed: number };
   /** The snapshot's bulk files (absent in manifests written before bulk files existed). */
   bulk?: BulkFile[];
+  /** Version 2: the packs the object index points into, each `packs/<sha256>.pack`. */
+  packs?: PackRef[];
+  /** Version 2: the snapshot's own files besides the bulk files (object index, search index, changes). */
+  files?: SnapshotFileRef[];
+}
+
+export interface PackRef {
+  sha256: string;
+  size: number;
+}
+
+export interface SnapshotFileRef {
+  /** Path inside the snapshot folder. */
+  name: string;
+  size: number;
+  sha256: string;
+}
+
+/** True for the header of a packed snapshot (version 2). */
+export function isPackedHeader(header: ManifestHeader): boolean {
+  return header.version === MANIFEST_VERSION_PACKS;
 }
 
 /**

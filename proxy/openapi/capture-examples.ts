@@ -87,7 +87,15 @@ export function failingReads(source: SnapshotSource): SnapshotSource {
     throw new Error('read failed');
   };
   const broken = (reader: SnapshotReader | null): SnapshotReader | null =>
-    reader === null ? null : { id: reader.id, get: fail, searchDbPath: fail, file: fail };
+    reader === null
+      ? null
+      : {
+          id: reader.id,
+          get: fail,
+          searchDbPath: fail,
+          file: fail,
+          entries: () => ({ [Symbol.asyncIterator]: () => ({ next: fail }) }),
+        };
   return {
     async current() {
       return broken(await source.current());

@@ -11,8 +11,7 @@ import { createGzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import { API_VERSION, SCHEMA_VERSION, toTimestamp } from '../../snapshots/envelope.js';
-import { MANIFEST_FILE } from '../../snapshots/keys.js';
-import type { SnapshotFile } from '../../snapshots/store/types.js';
+import type { SnapshotReader } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
 import { respond } from '../http/response-headers.js';
 import { acceptsGzip } from '../serve-object/accept-encoding.js';
@@ -21,7 +20,7 @@ import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-o
 import { diffManifests } from '../snapshot-files/manifest-diff.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
 
-async function* changesBody(since: string, current: string, asOf: string | null, before: SnapshotFile | null, after: SnapshotFile): AsyncGenerator<string> {
+async function* changesBody(since: string, current: string, asOf: string | null, before: SnapshotReader | null, after: SnapshotReader): AsyncGenerator<string> {
   const counts = { new: 0, changed: 0, removed: 0 };
   yield `{"apiVersion":${JSON.stringify(API_VERSION)},"asOf":${JSON.stringify(asOf === null ? null : toTimestamp(asOf))},` +
     `"data":{"since":${JSON.stringify(since)},"snapshotId":${JSON.stringify(current)},"changes":[`;
@@ -46,9 +45,7 @@ async function* changesBody(since: string, current: string, asOf: string | null,
 export async function answerChanges(c: Context<ProxyEnv>, files: SnapshotFiles, since: string, snapshotId: string | undefined): Promise<Response> {
   const reader = await files.pin(c, snapshotId);
   const facts = await files.manifest(reader);
-  const after = await reader.file(MANIFEST_FILE);
-  if (after === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
-  const before = since === reader.id ? null : await (await files.kept(since, 'since')).file(MANIFEST_FILE);
+  const before = since === reader.id ? null : await files.kept(since, 'since');
   const gzip = acceptsGzip(c.req.header('accept-encoding'));
   const etag = `"changes-${since}-${reader.id}${gzip ? '-gzip' : ''}"`;
   const headers: Record<string, string> = {
@@ -57,7 +54,7 @@ export async function answerChanges(c: Context<ProxyEnv>, files: SnapshotFiles, 
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
   if (gzip) headers['Content-Encoding'] = 'gzip';
   if (c.req.method === 'HEAD') return respond(c, null, 200, headers, null);
-  const chunks = changesBody(since, reader.id, facts.header.asOf, before, after);
+  const chunks = changesBody(since, reader.id, facts.header.asOf, before, reader);
   // A web body carries bytes, not strings.
   const bytes = Readable.from((async function* () {
     for await (const s of chunks) yield Buffer.from(s, 'utf8');

@@ -1,14 +1,13 @@
 /**
- * What changed between two snapshots, from their manifests alone: both list objects sorted by key,
+ * What changed between two snapshots, from their listings alone (manifest lines or object index):
+ * both list objects sorted by key,
  * so one merge pass over the two streams finds every new, changed (other SHA-256) and removed key,
  * with memory flat whatever the catalog size.
  *
  * @example
- *   for await (const c of diffManifests(oldFile, newFile)) c  // { key, change: 'changed', size, sha256 }
+ *   for await (const c of diffManifests(oldReader, newReader)) c  // { key, change: 'changed', size, sha256 }
  */
-import { createInterface } from 'node:readline';
-import type { ManifestEntry } from '../../snapshots/manifest.js';
-import type { SnapshotFile } from '../../snapshots/store/types.js';
+import type { SnapshotReader } from '../../snapshots/store/types.js';
 
 export interface SnapshotChange {
   key: string;
@@ -18,22 +17,9 @@ export interface SnapshotChange {
   sha256?: string;
 }
 
-async function* entriesOf(file: SnapshotFile): AsyncGenerator<ManifestEntry> {
-  const rl = createInterface({ input: file.stream(0, Math.max(0, file.size - 1)), crlfDelay: Infinity });
-  let first = true;
-  for await (const line of rl) {
-    if (line.length === 0) continue;
-    if (first) {
-      first = false; // the header
-      continue;
-    }
-    yield JSON.parse(line) as ManifestEntry;
-  }
-}
-
-export async function* diffManifests(before: SnapshotFile, after: SnapshotFile): AsyncGenerator<SnapshotChange> {
-  const a = entriesOf(before);
-  const b = entriesOf(after);
+export async function* diffManifests(before: SnapshotReader, after: SnapshotReader): AsyncGenerator<SnapshotChange> {
+  const a = before.entries()[Symbol.asyncIterator]();
+  const b = after.entries()[Symbol.asyncIterator]();
   let x = await a.next();
   let y = await b.next();
   while (!x.done || !y.done) {

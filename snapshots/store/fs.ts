@@ -11,13 +11,52 @@ import { writeFile, readdir, unlink, stat, readFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
-import { MANIFEST_FILE, SEARCH_DB_FILE } from '../keys.js';
-import type { SnapshotFile, SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
+import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../keys.js';
+import { isManifestHeader, readManifest } from '../manifest.js';
+import type { SnapshotEntry, SnapshotFile, SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
 import { isSnapshotId, readCurrentId } from './pointer.js';
 import { makeDirs, makeDirsSync } from './make-dirs.js';
+import { createPackedSnapshots, type PackedSnapshots } from './packed-fs.js';
+import { isPackHash } from '../packs/pack-reader.js';
+import { PACK_SUFFIX } from '../packs/pack-writer.js';
 
-export function createFsSnapshotReader(root: string, id: string): SnapshotReader {
+/**
+ * A snapshot folder of either layout: packed (an object index beside the search index, objects in
+ * the root's shared packs) or per-URL files (one file per object, the layout before issue 17).
+ * `packed` is shared by every reader of one root; without it a packed snapshot gets its own.
+ */
+export function createFsSnapshotReader(root: string, id: string, packed?: PackedSnapshots): SnapshotReader {
   const dir = join(root, id);
+  if (existsSync(join(dir, OBJECT_INDEX_FILE))) return packedReader(root, id, packed ?? createPackedSnapshots(root));
+  return filesReader(dir, id);
+}
+
+function packedReader(root: string, id: string, packed: PackedSnapshots): SnapshotReader {
+  const dir = join(root, id);
+  return {
+    id,
+    async get(key) {
+      // Synchronous like the per-file read below: one B-tree lookup and one pread from the page cache.
+      return packed.get(id, key);
+    },
+    async searchDbPath() {
+      const p = join(dir, SEARCH_DB_FILE);
+      return existsSync(p) ? p : null;
+    },
+    async file(name) {
+      return openFsFile(join(dir, name));
+    },
+    entries: () => packed.entries(id),
+  };
+}
+
+async function* manifestEntries(path: string): AsyncGenerator<SnapshotEntry> {
+  for await (const item of readManifest(path)) {
+    if (!isManifestHeader(item)) yield { key: item.key, size: item.size, sha256: item.sha256 };
+  }
+}
+
+function filesReader(dir: string, id: string): SnapshotReader {
   return {
     id,
     async get(key) {
@@ -41,6 +80,7 @@ export function createFsSnapshotReader(root: string, id: string): SnapshotReader
     async file(name) {
       return openFsFile(join(dir, name));
     },
+    entries: () => manifestEntries(join(dir, MANIFEST_FILE)),
   };
 }
 
@@ -70,15 +110,31 @@ async function openFsFile(path: string): Promise<SnapshotFile | null> {
 }
 
 export function createFsSnapshotSource(root: string): SnapshotSource {
+  // Packed snapshots share pack descriptors and index handles; a snapshot's layout never changes,
+  // so it is looked up once per id, not on every resolution of `current` (every 250 ms).
+  const packed = createPackedSnapshots(root);
+  const readers = new Map<string, SnapshotReader>();
+  const readerOf = (id: string): SnapshotReader => {
+    let r = readers.get(id);
+    if (r === undefined) {
+      r = createFsSnapshotReader(root, id, packed);
+      readers.set(id, r);
+      if (readers.size > 16) readers.delete(readers.keys().next().value!);
+    }
+    return r;
+  };
   return {
     async current() {
       const id = await readCurrentId(root);
-      return id === null ? null : createFsSnapshotReader(root, id);
+      return id === null ? null : readerOf(id);
     },
     async open(id) {
       // The id is checked before it becomes a path; a folder without a manifest is incomplete.
       if (!isSnapshotId(id) || !existsSync(join(root, id, MANIFEST_FILE))) return null;
-      return createFsSnapshotReader(root, id);
+      return readerOf(id);
+    },
+    async close() {
+      packed.close();
     },
   };
 }

@@ -11,6 +11,15 @@ export interface SnapshotReader {
   searchDbPath(): Promise<string | null>;
   /** A file beside the objects (manifest, its signature, a bulk file), or null when absent. */
   file(name: string): Promise<SnapshotFile | null>;
+  /** Every object of the snapshot, sorted by key (the manifest's lines, or a packed snapshot's index). */
+  entries(): AsyncIterable<SnapshotEntry>;
+}
+
+/** One object as a snapshot lists it: its key, and the size and SHA-256 of its stored bytes. */
+export interface SnapshotEntry {
+  key: string;
+  size: number;
+  sha256: string;
 }
 
 /** A snapshot file served whole or by byte range (bulk downloads resume with `Range`). */

@@ -65,5 +65,5 @@ export function gatedSource(inner: SnapshotSource): GatedSource {
 }
 
 function wrapReader(reader: SnapshotReader, get: (key: string) => Promise<Buffer | null>): SnapshotReader {
-  return { id: reader.id, get, searchDbPath: () => reader.searchDbPath(), file: (name) => reader.file(name) };
+  return { id: reader.id, get, searchDbPath: () => reader.searchDbPath(), file: (name) => reader.file(name), entries: () => reader.entries() };
 }
