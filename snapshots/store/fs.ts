@@ -6,7 +6,7 @@
  *   const snap = await source.current();               // null before the first publish
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
-import { copyFileSync, linkSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, existsSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, existsSync, type Dirent } from 'node:fs';
 import { writeFile, readdir, unlink, stat, readFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
