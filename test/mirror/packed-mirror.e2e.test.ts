@@ -130,8 +130,10 @@ describe('catalog mirror from a packed origin', () => {
 
   it('when a first mirror is interrupted mid-pack then the next run keeps the finished packs, resumes the cut one with Range, and serves like the origin', async () => {
     const packs = headerOf(origin).packs!;
-    expect(packs.length).toBeGreaterThan(3);
-    mode = { kind: 'interrupt', after: 2 };
+    // Some packs finish before the cut (the compile seals a pack at 256 MiB, so a small catalog has few).
+    expect(packs.length).toBeGreaterThanOrEqual(2);
+    const held = Math.min(2, packs.length - 1);
+    mode = { kind: 'interrupt', after: held };
     packsSeen = 0;
     const started = Date.now();
     const broken = await mirror(to());
@@ -140,8 +142,8 @@ describe('catalog mirror from a packed origin', () => {
     expect(broken.stderr, `${broken.code} ${broken.stdout}`).toContain("packs refused for the test");
     expect(broken.code).not.toBe(0);
     expect(existsSync(join(to(), 'current'))).toBe(false);
-    // Two whole packs under their real names, the cut one only as a part file.
-    expect(readdirSync(join(to(), 'packs')).filter((n) => n.endsWith('.pack')).length).toBe(2);
+    // The whole packs under their real names, the cut one only as a part file.
+    expect(readdirSync(join(to(), 'packs')).filter((n) => n.endsWith('.pack')).length).toBe(held);
     const parts = readdirSync(join(to(), '.partial', 'packs'));
     expect(parts.length).toBe(1);
     expect(parts[0]).toMatch(/^[0-9a-f]{64}\.pack\.part$/);
@@ -151,8 +153,8 @@ describe('catalog mirror from a packed origin', () => {
     const before = relayLog.length;
     const r = await mirror(to());
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`mirrored ${currentOf(origin)} (packed): ${headerOf(origin).objects} objects in ${packs.length} packs (${packs.length - 2} fetched`);
-    expect(r.stdout).toContain('; 2 already held; 1 resumed)');
+    expect(r.stdout).toContain(`mirrored ${currentOf(origin)} (packed): ${headerOf(origin).objects} objects in ${packs.length} packs (${packs.length - held} fetched`);
+    expect(r.stdout).toContain(`; ${held} already held; 1 resumed)`);
     const resumed = relayLog.slice(before).filter((l) => l.path.startsWith(`/v1/snapshot/packs/${cut}`));
     expect(resumed.map((l) => l.range)).toEqual([expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
     expect(currentOf(to())).toBe(currentOf(origin));
