@@ -89,7 +89,7 @@ export function keyIdParam(id: string): string {
   return id;
 }
 
-function noStore(c: Context<ProxyEnv>, value: unknown, status: 200 | 201): Response {
+function noStore(c: Context<ProxyEnv>, value: unknown, status: 200 | 201): Promise<Response> {
   return respondNegotiated(c, JSON.stringify(value), status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
 }
 

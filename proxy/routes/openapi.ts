@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { gzip } from '../../snapshots/codec.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
-import { PARTNER_ALLOW } from '../gate/method-guard.js';
+import { PARTNER_ALLOW } from '../gate/methods.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { OPENAPI_PATH } from '../openapi/routes-meta.js';
 import { createObjectCache } from '../serve-object/object-cache.js';
