@@ -9,7 +9,7 @@
  *   /openapi.json  outside /v1 and before the gate: no credential, not counted, no audit row
  *   request path   gate, limit, gate's guards, then the route; every answer then goes through the
  *                  audit commit (row + count, maybe the 429) and is built once (request-path.ts)
- *   routes         the route table: admin, catalog, snapshot (route-table/); anything else → 404
+ *   routes         the route table: catalog, snapshot, admin (route-table/); anything else → 404
  */
 import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
@@ -33,10 +33,8 @@ import { createReadiness } from './ops/readiness.js';
 import { createRequestTelemetry } from './ops/request-telemetry.js';
 import { createRequestId } from './http/request-id.js';
 import { createRequestPath } from './request-path.js';
-import { createAdminAuditRoutes } from './routes/admin-audit.js';
-import { createAdminKeyRoutes } from './routes/admin-keys.js';
-import { createCatalogRoutes } from './routes/catalog.js';
-import { createOpenApiRoutes } from './routes/openapi.js';
+import { createRouteDeps, tableRouter } from './routes/route-deps.js';
+import { documentTable } from './route-table/document-table.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { committedExamples } from './openapi/examples.js';
 import type { Route } from './route-table/route.js';
@@ -62,7 +60,7 @@ export interface AppDeps {
   publicKey?: KeyObject | null;
   /** Where the proxy's metrics are registered (proxy/ops/metrics.ts); absent: no metrics are kept. */
   metricsRegistry?: Registry;
-  /** The partner routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
+  /** The /v1 routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
   routes?: readonly Route[];
 }
 
@@ -85,7 +83,12 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createRequestId());
   app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
   app.use('*', createRequestTelemetry({ logger, metrics }));
-  app.route('/', createOpenApiRoutes(() => buildOpenApiDocument(committedExamples(), routes)));
+  const routeDeps = createRouteDeps({
+    snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey,
+    admin: { keys, audit: createAuditReader(deps.db), clock },
+    document: () => buildOpenApiDocument(committedExamples(), routes),
+  });
+  app.route('/', tableRouter(documentTable(), routeDeps));
   const limit = createLimitStage(limiter, clock);
   app.use('*', createRequestPath({
     gate: createGate({ keys, config: deps.config, clock }),
@@ -93,9 +96,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
     audit: createAuditSettle({ writer: createAuditWriter(deps.db), limit, errors, commits, onWrite: metrics?.auditWrite }),
     clock,
   }));
-  app.route('/', createAdminKeyRoutes({ keys, clock }));
-  app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey, routes }));
+  app.route('/', tableRouter(routes, routeDeps));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;
