@@ -13,6 +13,8 @@ import { manifestKey, packKey } from '../../../snapshots/store/publish-contents.
 import { readStoreCurrent } from '../../../snapshots/store/publish-pointer.js';
 import { pruneStore } from '../../../snapshots/store/publish-prune.js';
 import { publishToStore } from '../../../snapshots/store/publish-to-store.js';
+import { fetchSnapshotFromStore } from '../../../snapshots/store/publish-fetch.js';
+import { readCurrentId } from '../../../snapshots/store/pointer.js';
 import type { StoreProgress } from '../../../snapshots/store/publish-progress.js';
 import { tempDir } from '../../helpers/cli.js';
 import { fixtureId, writeFixturePack, writeFixtureSnapshot, type FixturePack } from '../../helpers/packed-fixture.js';
@@ -232,4 +234,27 @@ suite('publishing packed snapshots to S3 (Swift)', () => {
     expect(later.packs.deleted).toBe(2); // p1 and p2: snapshot 4 holds p3, p4, p5
     await base.close();
   }, 120_000);
+
+  it('fetches the store\'s current snapshot into an empty working root byte for byte, then only what it lacks; a pack that does not hash right is refused', async () => {
+    const store = freshStore();
+    await publishToStore({ from: root, snapshotId: fixtureId(2), store });
+    const work = tempDir('publish-fetch-');
+    const first = await fetchSnapshotFromStore({ store, snapshotId: fixtureId(2), to: work, chunkBytes: 1024 * 1024 });
+    expect(first).toEqual({ files: 2 + 4, bytes: expect.any(Number), present: 0 });
+    expect(await readCurrentId(work)).toBe(fixtureId(2));
+    for (const key of await storeKeys(store)) {
+      if (key !== 'current.json') expect(readFileSync(join(work, key)).equals(readFileSync(join(root, key))), key).toBe(true);
+    }
+    expect((await fetchSnapshotFromStore({ store, snapshotId: fixtureId(2), to: work })).files).toBe(0);
+
+    // Same size, other bytes: caught by the hash, nothing renamed into place, current not switched.
+    const pack = packKey(p[3].sha256);
+    await store.put(pack, Buffer.alloc(p[3].size, 1));
+    const other = tempDir('publish-fetch-bad-');
+    const err = await fetchSnapshotFromStore({ store, snapshotId: fixtureId(2), to: other }).then(() => null, (e: unknown) => e);
+    expect(isCatalogError(err) && err.code).toBe('corrupt_object');
+    expect((err as Error).message).toContain(`${pack} has SHA-256`);
+    expect(await readCurrentId(other)).toBeNull();
+    await store.close();
+  }, 60_000);
 });

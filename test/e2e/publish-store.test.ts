@@ -1,0 +1,68 @@
+/**
+ * The object-store commands through the real `catalog` binary against the real Swift server:
+ * `catalog publish --from <root> --to s3://…` and `catalog compile --out s3://…` (compile into a working
+ * root, fetch the store's current snapshot there when it is missing, publish, prune the store).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3BlobStore } from '../../snapshots/store/blob-s3.js';
+import { readStoreCurrent } from '../../snapshots/store/publish-pointer.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { fixtureId, writeFixturePack, writeFixtureSnapshot } from '../helpers/packed-fixture.js';
+import { swiftPlan } from '../helpers/swift.js';
+import { createTestBucket, type TestBucket } from '../helpers/swift-bucket.js';
+
+const plan = swiftPlan();
+if (plan.unavailable) console.warn(`publish-store.test.ts: ${plan.unavailable}`);
+const suite = plan.unavailable ? describe.skip : describe;
+
+let env: Record<string, string> = {};
+let stopSwift = () => {};
+let bucket: TestBucket;
+
+suite('catalog publish and compile --out s3:// (Swift)', () => {
+  beforeAll(async () => {
+    const started = await plan.start();
+    env = started.env;
+    stopSwift = started.stop;
+    bucket = await createTestBucket(env, 'wt-s3pub-e2e');
+  }, 60_000);
+
+  afterAll(async () => {
+    await bucket?.remove();
+    stopSwift();
+  });
+
+  it('catalog publish sends the current snapshot of a local root, then prunes the store with --keep', async () => {
+    const root = tempDir('publish-cli-');
+    const shared = writeFixturePack(root, 'a', 50);
+    await writeFixtureSnapshot(root, fixtureId(1), [shared, writeFixturePack(root, 'b', 10)]);
+    const to = `s3://${bucket.name}/cli`;
+    const first = await runCli(['publish', '--from', root, '--to', to], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^published ${fixtureId(1)} to ${to}/: 2 of 2 packs uploaded \\(0 already there\\), 4 files, 9 objects, [\\d.]+ KiB in \\d+s \\([\\d.]+ [KM]iB/s\\) -> ${to}/current.json\\n$`));
+
+    await writeFixtureSnapshot(root, fixtureId(2), [shared, writeFixturePack(root, 'c', 10)], fixtureId(1));
+    const second = await runCli(['publish', '--from', root, '--to', to, '--keep', '1'], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`published ${fixtureId(2)} to ${to}/: 1 of 2 packs uploaded (1 already there)`);
+    expect(second.stdout).toContain(`pruned ${to}/: 1 snapshots removed (${fixtureId(1)}), 1 packs deleted (`);
+    expect(second.stdout).toMatch(/; kept 1 snapshots and 2 packs\n$/);
+    const store = createS3BlobStore({ bucket: bucket.name, prefix: 'cli/', env });
+    expect(await readStoreCurrent(store)).toBe(fixtureId(2));
+    await store.close();
+  }, 60_000);
+
+  it('catalog publish names what is wrong: a folder --to, a root with nothing compiled, an unreachable endpoint', async () => {
+    const empty = tempDir('publish-cli-empty-');
+    const folder = await runCli(['publish', '--from', empty, '--to', empty], { env });
+    expect([folder.code, folder.stderr]).toEqual([64, `catalog: --to must be s3://bucket/prefix (got ${empty}); to publish into a folder, compile with --out <folder>\n`]);
+    const nothing = await runCli(['publish', '--from', empty, '--to', `s3://${bucket.name}/x`], { env });
+    expect([nothing.code, nothing.stderr]).toEqual([66, `catalog: ${empty} has no current snapshot; compile one first, or name it with --snapshot\n`]);
+    const root = tempDir('publish-cli-down-');
+    await writeFixtureSnapshot(root, fixtureId(1), [writeFixturePack(root, 'a', 5)]);
+    const down = await runCli(['publish', '--from', root, '--to', `s3://${bucket.name}/x`], { env: { ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' } });
+    expect(down.code).toBe(69);
+    expect(down.stderr).toMatch(/cannot reach the S3 endpoint http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\); check AWS_ENDPOINT_URL/);
+  }, 60_000);
+});
