@@ -59,11 +59,14 @@ export interface PublishAndPruneOptions {
   keep: number | null;
   progress: StoreProgress;
   io: CliIO;
+  /** Called when the publish, then the prune, succeeded, with its summary (the compile's JSON log ends each phase with it). */
+  finished?: (message: string, summary: Record<string, unknown>) => void;
 }
 
 /** Publishes, prunes, and prints one line for each. */
 export async function publishAndPrune(o: PublishAndPruneOptions): Promise<void> {
   const p = await publishToStore({ from: o.from, snapshotId: o.snapshotId, store: o.store, progress: o.progress });
+  o.finished?.('publish finished', { snapshotId: p.snapshotId, packsUploaded: p.packs.uploaded, packsPresent: p.packs.present, files: p.files.uploaded, objects: p.objects, bytes: p.bytes, durationMs: p.durationMs });
   const secs = Math.max(p.durationMs / 1000, 0.001);
   const lines = [
     `published ${p.snapshotId} to ${o.store.location}: ${p.packs.uploaded} of ${p.packs.listed} packs uploaded (${p.packs.present} already there), ` +
@@ -72,14 +75,17 @@ export async function publishAndPrune(o: PublishAndPruneOptions): Promise<void> 
   ];
   if (o.keep !== null) {
     const r = await pruneStore(o.store, { keep: o.keep, progress: o.progress });
+    o.finished?.('prune finished', { kept: r.kept, removed: r.removed, inProgress: r.inProgress, packsDeleted: r.packs.deleted, packsKept: r.packs.kept, bytesFreed: r.packs.bytesFreed });
     lines.push(
-      `pruned ${o.store.location}: ${r.removed.length} snapshots removed${r.removed.length ? ` (${r.removed.join(', ')})` : ''}, ` +
-        (r.packs.skipped ? 'packs left for the next prune' : `${r.packs.deleted} packs deleted (${formatBytes(r.packs.bytesFreed)})`) +
-        `; kept ${r.kept.length} snapshots and ${r.packs.kept} packs`,
+      `pruned ${o.store.location}: ${count(r.removed.length, 'snapshot')} removed${r.removed.length ? ` (${r.removed.join(', ')})` : ''}, ` +
+        (r.packs.skipped ? 'packs left for the next prune' : `${count(r.packs.deleted, 'pack')} deleted (${formatBytes(r.packs.bytesFreed)})`) +
+        `; kept ${count(r.kept.length, 'snapshot')} and ${count(r.packs.kept, 'pack')}`,
     );
   }
   o.io.stdout.write(lines.map((l) => `${l}\n`).join(''));
 }
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** 1536 -> '1.5 KiB', 73400320 -> '70.0 MiB'. */
 export function formatBytes(n: number): string {

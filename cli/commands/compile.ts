@@ -41,7 +41,7 @@ export function registerCompile(program: Command, io: CliIO): void {
       const log = createCompileLog(io, createCliLogger(io, parseLogLevel(io.env)));
       // CATALOG_COMPILE_TIMINGS=1 prints wall and CPU time per phase to stderr (docs/benchmarks.md).
       const timed = io.env.CATALOG_COMPILE_TIMINGS === '1' ? withPhaseTimings(log) : null;
-      const progress = timed ? { ...log, ...timed, compiled: log.compiled, finish: log.finish } : log;
+      const progress = timed ? { ...log, ...timed, compiled: log.compiled, finished: log.finished, finish: log.finish } : log;
       // An exception nothing can catch (issue 21: one thrown inside undici) still ends the compile
       // with one `catalog:` line and its documented exit code, never a stack trace.
       const store = where.kind === 's3' ? await openBlobStore(opts.out, '--out') : null;
@@ -70,7 +70,7 @@ export function registerCompile(program: Command, io: CliIO): void {
             `${s.rejects.length ? `, ${s.rejects.length} records skipped` : ''} in ${formatDuration(s.durationMs)} ` +
             `(${Math.round(s.objects / Math.max(secs, 0.001))} objects/s)${signKey ? ', manifest signed' : ''} -> ${work}/current\n`,
         );
-        if (store !== null) await publishAndPrune({ from: work, snapshotId: s.snapshotId, store, keep, progress, io });
+        if (store !== null) await publishAndPrune({ from: work, snapshotId: s.snapshotId, store, keep, progress, io, finished: progress.finished });
       } finally {
         release();
         progress.finish();

@@ -48,8 +48,8 @@ suite('catalog publish and compile --out s3:// (Swift)', () => {
     const second = await runCli(['publish', '--from', root, '--to', to, '--keep', '1'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`published ${fixtureId(2)} to ${to}/: 1 of 2 packs uploaded (1 already there)`);
-    expect(second.stdout).toContain(`pruned ${to}/: 1 snapshots removed (${fixtureId(1)}), 1 packs deleted (`);
-    expect(second.stdout).toMatch(/; kept 1 snapshots and 2 packs\n$/);
+    expect(second.stdout).toContain(`pruned ${to}/: 1 snapshot removed (${fixtureId(1)}), 1 pack deleted (`);
+    expect(second.stdout).toMatch(/; kept 1 snapshot and 2 packs\n$/);
     const store = createS3BlobStore({ bucket: bucket.name, prefix: 'cli/', env });
     expect(await readStoreCurrent(store)).toBe(fixtureId(2));
     await store.close();
@@ -84,6 +84,12 @@ suite('catalog publish and compile --out s3:// (Swift)', () => {
     const id1 = /^compiled (\S+):/.exec(first.stdout)![1];
     expect(first.stdout).toMatch(new RegExp(`-> ${work}/current\npublished ${id1} to ${out}/: (\\d+) of \\1 packs uploaded \\(0 already there\\)`));
     expect(first.stdout).toContain(`pruned ${out}/: 0 snapshots removed`);
+    // The nightly job's JSON log: the publish's phases in bytes and objects, each step ending with its summary.
+    const log = first.stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; phase?: string; count?: number; total?: number });
+    const uploaded = log.find((l) => l.msg === 'phase finished' && l.phase?.startsWith('upload packs'));
+    expect(uploaded!.count).toBe(uploaded!.total);
+    expect(log.filter((l) => l.msg.endsWith(' finished') && l.msg !== 'phase finished').map((l) => l.msg)).toEqual(['compile finished', 'publish finished', 'prune finished']);
+    expect(log.some((l) => l.msg === 'phase stopped')).toBe(false);
     expect(await readStoreCurrent(store)).toBe(id1);
     // The store holds exactly the working root's snapshot, byte for byte.
     for await (const item of store.list(`${id1}/`)) expect((await store.get(item.key))!.equals(readFileSync(join(work, item.key))), item.key).toBe(true);
@@ -113,7 +119,7 @@ suite('catalog publish and compile --out s3:// (Swift)', () => {
     expect(existsSync(join(cache, 'catalog', 'work', workDir, id2, 'manifest.ndjson'))).toBe(true);
     const id3 = /^compiled (\S+):/.exec(third.stdout)![1];
     expect(third.stdout).toMatch(/\(\d+ already there\)/);
-    expect(third.stdout).toContain(`pruned ${out}/: 1 snapshots removed (${id1})`);
+    expect(third.stdout).toContain(`pruned ${out}/: 1 snapshot removed (${id1})`);
     expect(await readStoreCurrent(store)).toBe(id3);
     await store.close();
   }, 180_000);
