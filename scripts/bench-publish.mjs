@@ -46,26 +46,45 @@ function cli(argv, extraEnv = {}) {
 const current = () => JSON.parse(readFileSync(join(snaps, 'current.json'), 'utf8')).snapshotId;
 const header = (id) => JSON.parse(readFileSync(join(snaps, id, 'manifest.ndjson'), 'utf8').split('\n')[0]);
 
-function publish(label) {
-  const id = current();
+/** Sizes from the manifest: the packs this publish should send (those the previous one did not list) and the snapshot's files. */
+function planned(id, previousId) {
   const h = header(id);
+  const before = new Set(previousId ? header(previousId).packs.map((p) => p.sha256) : []);
+  const packBytes = h.packs.filter((p) => !before.has(p.sha256)).reduce((n, p) => n + p.size, 0);
+  const fileBytes = [...h.files, ...h.bulk].reduce((n, f) => n + f.size, 0);
+  return { objects: h.objects, packBytes, fileBytes };
+}
+
+function publish(label, previousId) {
+  const id = current();
+  const plan = planned(id, previousId);
   const r = cli(['publish', '--from', snaps, '--to', `s3://${bucket}/bench`, '--keep', '2'], env);
   const m = /: (\d+) of (\d+) packs uploaded .*?, (\d+) files, (\d+) objects, ([\d.]+) (B|KiB|MiB|GiB)/.exec(r.stdout);
   const bytes = Number(m[5]) * { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30 }[m[6]];
-  return `| ${label} | ${h.objects.toLocaleString('en-US')} | ${m[1]} of ${m[2]} | ${m[4]} | ${(bytes / 1e6).toFixed(1)} | ${r.seconds.toFixed(2)} | ${(bytes / 1e6 / r.seconds).toFixed(1)} | ${Math.round(h.objects / r.seconds).toLocaleString('en-US')} |`;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  return `| ${label} | ${plan.objects.toLocaleString('en-US')} | ${m[1]} of ${m[2]} | ${mb(plan.packBytes)} | ${mb(plan.fileBytes)} | ${m[4]} | ${mb(bytes)} | ${r.seconds.toFixed(2)} | ${(bytes / 1e6 / r.seconds).toFixed(1)} | ${Math.round(plan.objects / r.seconds).toLocaleString('en-US')} |`;
+}
+
+/** Median of 5 timings (ms) of `fn`, after one warm-up request so neither side pays for the connection. */
+async function median(fn) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[2];
 }
 
 async function packCheck() {
   const store = createS3BlobStore({ bucket, prefix: 'bench/', env });
+  await store.head('current.json');
   const keys = [];
-  let t = process.hrtime.bigint();
   for await (const item of store.list('packs/')) keys.push(item.key);
-  const list = Number(process.hrtime.bigint() - t) / 1e6;
-  t = process.hrtime.bigint();
-  for (const key of keys) await store.head(key);
-  const heads = Number(process.hrtime.bigint() - t) / 1e6;
+  const list = await median(async () => { for await (const item of store.list('packs/')) void item; });
+  const heads = await median(async () => { for (const key of keys) await store.head(key); });
   await store.close();
-  return `pack check for ${keys.length} packs: one LIST ${list.toFixed(1)} ms, a HEAD each ${heads.toFixed(1)} ms (${(heads / Math.max(keys.length, 1)).toFixed(1)} ms per HEAD)`;
+  return `pack check for ${keys.length} packs (median of 5, warm connection): one LIST ${list.toFixed(1)} ms, a HEAD each ${heads.toFixed(1)} ms (${(heads / Math.max(keys.length, 1)).toFixed(1)} ms per HEAD)`;
 }
 
 async function emptyBucket() {
@@ -88,15 +107,16 @@ try {
   cli(['compile', '--source', catalog, '--out', snaps]);
   const rows = [];
   process.stderr.write('publishing (full)...\n');
-  rows.push(publish('full'));
+  const fullId = current();
+  rows.push(publish('full', null));
   const changed = await touchOnePercent(catalog);
   process.stderr.write(`compiling (incremental, ${changed} price series changed)...\n`);
   cli(['compile', '--source', catalog, '--out', snaps]);
   process.stderr.write('publishing (incremental)...\n');
-  rows.push(publish('incremental (1% of prices)'));
+  rows.push(publish('incremental (1% of prices)', fullId));
   console.log(`publish bench: ${cards.toLocaleString('en-US')} cards, Swift 2.30 (s3api) on loopback, catalog publish --keep 2`);
   console.log(machineLine());
-  console.log('| publish | catalog objects | packs sent | store objects written | MB sent | wall s | MB/s | catalog objects/s |\n|---|---|---|---|---|---|---|---|');
+  console.log('| publish | catalog objects | packs sent | pack MB | file MB | store objects written | MB sent | wall s | MB/s | catalog objects/s |\n|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log(await packCheck());
 } finally {
