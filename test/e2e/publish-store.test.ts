@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3BlobStore } from '../../snapshots/store/blob-s3.js';
 import { readStoreCurrent } from '../../snapshots/store/publish-pointer.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { fixtureId, writeFixturePack, writeFixtureSnapshot } from '../helpers/packed-fixture.js';
+import { fixtureId, writeFixturePack, writeFixtureSnapshot } from '../helpers/synthetic-packed-root.js';
 import { swiftPlan } from '../helpers/swift.js';
 import { createTestBucket, type TestBucket } from '../helpers/swift-bucket.js';
 

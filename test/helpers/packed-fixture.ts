@@ -1,80 +1,88 @@
 /**
- * Packed snapshot roots built directly with the pack writer, writeObjectIndex and a version-2
- * manifest (signed), for the publish tests: several snapshots sharing packs, as incremental compiles
- * make them, with files of every kind the manifest lists. Object bytes are random: publishing never
- * looks inside them.
+ * Turns a snapshot root of per-URL files (what `catalog compile` wrote before issue 17) into a
+ * packed snapshot root with the shared format's own writers (pack-writer.ts, writeObjectIndex, a
+ * version-2 manifest, signed like the compile signs), snapshot by snapshot and oldest first, each
+ * snapshot packing only the objects no earlier pack holds: the shape an incremental packed compile
+ * leaves. For route and mirror tests of packed snapshots whatever `catalog compile` writes.
+ *
+ * @example
+ *   packRoot(compiledRoot, packedRoot, privateKey)   // packedRoot/packs/*.pack, packedRoot/<id>/objects.sqlite, …
  */
-import Database from 'better-sqlite3';
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { BULK_DIR, CHANGES_FILE, MANIFEST_FILE, MANIFEST_SIGNATURE_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type ManifestHeader } from '../../snapshots/manifest.js';
-import { createPackWriter } from '../../snapshots/packs/pack-writer.js';
+import Database from 'better-sqlite3';
+import { sha256Hex } from '../../snapshots/codec.js';
+import { CHANGES_FILE, MANIFEST_FILE, MANIFEST_SIGNATURE_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import { MANIFEST_VERSION_PACKS, type ManifestEntry, type ManifestHeader, type SnapshotFileRef } from '../../snapshots/manifest.js';
 import { writeObjectIndex, type IndexRow } from '../../snapshots/packs/object-index.js';
+import { createPackWriter } from '../../snapshots/packs/pack-writer.js';
 import { signManifest } from '../../snapshots/signature.js';
-import { switchCurrent } from '../../snapshots/store/pointer.js';
+import { isSnapshotId, switchCurrent } from '../../snapshots/store/pointer.js';
 
-export interface FixturePack {
-  sha256: string;
-  size: number;
-  objects: { key: string; offset: number; length: number; sha256: string }[];
+interface Where { pack: string; offset: number; length: number }
+
+function manifestOf(dir: string): { header: ManifestHeader; entries: ManifestEntry[] } {
+  const lines = readFileSync(join(dir, MANIFEST_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return { header: lines[0], entries: lines.slice(1) };
 }
 
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-export const fixtureSignKey = generateKeyPairSync('ed25519').privateKey;
-
-/** One new pack in `root/packs` holding `count` random objects of about `bytesEach` bytes, keyed `v1/cards/<tag>-<i>/30d.json.gz`. */
-export function writeFixturePack(root: string, tag: string, count: number, bytesEach = 2000): FixturePack {
-  const writer = createPackWriter({ dir: join(root, PACKS_DIR), targetBytes: Number.MAX_SAFE_INTEGER });
-  const objects: FixturePack['objects'] = [];
-  for (let i = 0; i < count; i++) {
-    const bytes = randomBytes(bytesEach + (i % 7));
-    const at = writer.append(bytes);
-    objects.push({ key: `v1/cards/${tag}-${i}/30d.json.gz`, offset: at.offset, length: at.length, sha256: sha(bytes) });
+/** Packs the snapshots of `from` that `to` does not hold yet; returns their ids, oldest first. */
+export async function packRoot(from: string, to: string, signKey: KeyObject, options: { targetBytes?: number } = {}): Promise<string[]> {
+  const known = new Map<string, Where>();
+  const ids = readdirSync(from).filter((n) => isSnapshotId(n) && existsSync(join(from, n, MANIFEST_FILE))).sort();
+  const done: string[] = [];
+  for (const id of ids) {
+    const { header, entries } = manifestOf(join(from, id));
+    if (existsSync(join(to, id, MANIFEST_FILE))) {
+      // Packed before: remember where its objects are, so the next snapshot re-uses them.
+      const db = new Database(join(to, id, OBJECT_INDEX_FILE), { readonly: true });
+      for (const r of db.prepare('SELECT o.offset, o.length, o.sha256, p.sha256 AS pack FROM objects o JOIN packs p ON p.seq = o.pack').all() as { offset: number; length: number; sha256: Buffer; pack: string }[]) {
+        known.set(r.sha256.toString('hex'), { pack: r.pack, offset: r.offset, length: r.length });
+      }
+      db.close();
+      continue;
+    }
+    const writer = createPackWriter({ dir: join(to, PACKS_DIR), targetBytes: options.targetBytes ?? 64 * 1024 });
+    const pending: { e: ManifestEntry; at: Where | { seq: number; offset: number; length: number } }[] = [];
+    for (const e of entries) {
+      const old = known.get(e.sha256);
+      if (old) pending.push({ e, at: old });
+      else {
+        const at = writer.append(readFileSync(join(from, id, e.key)));
+        pending.push({ e, at: { seq: at.pack, offset: at.offset, length: at.length } });
+      }
+    }
+    const sealed = writer.finish();
+    const packOfSeq = new Map(sealed.map((p) => [p.seq, p]));
+    const located = pending.map(({ e, at }) => ({ e, where: 'pack' in at ? at : { pack: packOfSeq.get(at.seq)!.sha256, offset: at.offset, length: at.length } }));
+    const sizes = new Map(sealed.map((p) => [p.sha256, p.size]));
+    for (const p of readdirSync(join(to, PACKS_DIR))) if (p.endsWith('.pack')) sizes.set(p.slice(0, -5), readFileSync(join(to, PACKS_DIR, p)).length);
+    const used = [...new Set(located.map((l) => l.where.pack))].sort();
+    const seqOf = new Map(used.map((sha, i) => [sha, i]));
+    const dir = join(to, id);
+    mkdirSync(dir, { recursive: true });
+    const db = new Database(join(dir, OBJECT_INDEX_FILE));
+    const rows: IndexRow[] = located.map(({ e, where }) => ({ key: e.key, pack: seqOf.get(where.pack)!, offset: where.offset, length: where.length, sha256: e.sha256, input: e.input }));
+    writeObjectIndex(db, used.map((sha256) => ({ sha256, size: sizes.get(sha256)! })), rows);
+    db.close();
+    for (const { e, where } of located) known.set(e.sha256, where);
+    const files: SnapshotFileRef[] = [];
+    for (const name of [OBJECT_INDEX_FILE, SEARCH_DB_FILE, CHANGES_FILE]) {
+      if (name !== OBJECT_INDEX_FILE) {
+        if (!existsSync(join(from, id, name))) continue;
+        copyFileSync(join(from, id, name), join(dir, name));
+      }
+      const bytes = readFileSync(join(dir, name));
+      files.push({ name, size: bytes.length, sha256: sha256Hex(bytes) });
+    }
+    if (existsSync(join(from, id, 'bulk'))) cpSync(join(from, id, 'bulk'), join(dir, 'bulk'), { recursive: true });
+    const packed: ManifestHeader = { ...header, version: MANIFEST_VERSION_PACKS, packs: used.map((sha256) => ({ sha256, size: sizes.get(sha256)! })), files };
+    const manifest = Buffer.from(JSON.stringify(packed) + '\n');
+    writeFileSync(join(dir, MANIFEST_SIGNATURE_FILE), JSON.stringify(signManifest(signKey, { snapshotId: id, sha256: sha256Hex(manifest), size: manifest.length })) + '\n');
+    writeFileSync(join(dir, MANIFEST_FILE), manifest);
+    await switchCurrent(to, id);
+    done.push(id);
   }
-  const [sealed] = writer.finish();
-  return { sha256: sealed.sha256, size: sealed.size, objects };
+  return done;
 }
-
-/** A complete packed snapshot `id` referencing `packs`, made current (as a compile does). */
-export async function writeFixtureSnapshot(root: string, id: string, packs: FixturePack[], previous: string | null = null): Promise<void> {
-  const dir = join(root, id);
-  mkdirSync(join(dir, BULK_DIR), { recursive: true });
-  const rows: IndexRow[] = packs
-    .flatMap((p, pack) => p.objects.map((o) => ({ key: o.key, pack, offset: o.offset, length: o.length, sha256: o.sha256, input: null })))
-    .sort((a, b) => (a.key < b.key ? -1 : 1));
-  const index = new Database(join(dir, OBJECT_INDEX_FILE));
-  writeObjectIndex(index, packs.map((p) => ({ sha256: p.sha256, size: p.size })), rows);
-  index.close();
-  const search = new Database(join(dir, SEARCH_DB_FILE));
-  search.exec("CREATE TABLE t (x); INSERT INTO t VALUES ('search index stand-in')");
-  search.close();
-  writeFileSync(join(dir, CHANGES_FILE), rows.map((r) => JSON.stringify({ key: r.key, change: 'new' }) + '\n').join(''));
-  writeFileSync(join(dir, BULK_DIR, 'cards.ndjson.gz'), gzipSync(rows.map((r) => JSON.stringify(r) + '\n').join('')));
-  const ref = (name: string) => {
-    const bytes = readFileSync(join(dir, name));
-    return { name, size: statSync(join(dir, name)).size, sha256: sha(bytes) };
-  };
-  const bulk = ref(`${BULK_DIR}/cards.ndjson.gz`);
-  const header: ManifestHeader = {
-    format: MANIFEST_FORMAT,
-    version: MANIFEST_VERSION_PACKS,
-    snapshotId: id,
-    asOf: null,
-    objects: rows.length,
-    previous,
-    counts: { new: rows.length, changed: 0, unchanged: 0, removed: 0 },
-    bulk: [{ name: 'cards', file: bulk.name, count: rows.length, size: bulk.size, sha256: bulk.sha256, input: 'fixture' }],
-    packs: packs.map((p) => ({ sha256: p.sha256, size: p.size })),
-    files: [ref(OBJECT_INDEX_FILE), ref(SEARCH_DB_FILE), ref(CHANGES_FILE)],
-  };
-  const manifest = Buffer.from(JSON.stringify(header) + '\n');
-  writeFileSync(join(dir, MANIFEST_SIGNATURE_FILE), JSON.stringify(signManifest(fixtureSignKey, { snapshotId: id, sha256: sha(manifest), size: manifest.length })) + '\n');
-  writeFileSync(join(dir, MANIFEST_FILE), manifest);
-  await switchCurrent(root, id);
-}
-
-/** Snapshot ids one second apart, in the order made. */
-export const fixtureId = (n: number) => `20261125T0000${String(n).padStart(2, '0')}Z-0000000${n % 10}`;

@@ -17,7 +17,7 @@ import { fetchSnapshotFromStore } from '../../../snapshots/store/publish-fetch.j
 import { readCurrentId } from '../../../snapshots/store/pointer.js';
 import type { StoreProgress } from '../../../snapshots/store/publish-progress.js';
 import { tempDir } from '../../helpers/cli.js';
-import { fixtureId, writeFixturePack, writeFixtureSnapshot, type FixturePack } from '../../helpers/packed-fixture.js';
+import { fixtureId, writeFixturePack, writeFixtureSnapshot, type FixturePack } from '../../helpers/synthetic-packed-root.js';
 import { swiftPlan } from '../../helpers/swift.js';
 import { createTestBucket, type TestBucket } from '../../helpers/swift-bucket.js';
 
