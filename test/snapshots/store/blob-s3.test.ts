@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3BlobStore } from '../../../snapshots/store/blob-s3.js';
 import { createS3Client } from '../../../snapshots/store/s3-client.js';
@@ -14,6 +14,7 @@ import { openBlobStore } from '../../../snapshots/store/blob-store.js';
 import { isCatalogError } from '../../../snapshots/errors.js';
 import { REPO } from '../../helpers/cli.js';
 import { swiftPlan } from '../../helpers/swift.js';
+import { removeBucket } from '../../helpers/s3-bucket.js';
 import { blobStoreContract, PAGE_SIZE, PART_SIZE } from './blob-store.contract.js';
 
 const plan = swiftPlan();
@@ -48,14 +49,7 @@ suite('S3 store on OpenStack Swift (s3api)', () => {
 
   afterAll(async () => {
     if (client) {
-      // Single deletes: Swift's bulk delete wants a Content-MD5 the SDK does not send.
-      for (let token: string | undefined, more = true; more; ) {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-        await Promise.all((page.Contents ?? []).map((o) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: o.Key }))));
-        token = page.NextContinuationToken;
-        more = page.IsTruncated === true;
-      }
-      await client.send(new DeleteBucketCommand({ Bucket: bucket }));
+      await removeBucket(client, bucket);
       client.destroy();
     }
     stopSwift();
