@@ -60,8 +60,9 @@ export async function verifySnapshot(location: string, options: VerifyOptions = 
     store = createS3BlobStore({ bucket: where.bucket, prefix: where.prefix, env: options.env });
   }
   try {
-    // The folder store's pointer is the `current` link the proxy follows; an object store has only current.json.
-    const id = where.kind === 'folder' ? await readCurrentId(where.path) : await readStorePointer(store);
+    // A folder's pointer is the `current` link the proxy follows; an object store has only current.json,
+    // and so has a folder copied from one (`aws s3 sync` makes no links).
+    const id = (where.kind === 'folder' ? await readCurrentId(where.path) : null) ?? (await readStorePointer(store));
     if (id === null) throw nothingPublished(location);
     const manifest = await readPackedManifest(store, `${id}/${MANIFEST_FILE}`);
     if (manifest === undefined) throw new CatalogError('verify_failed', `snapshot ${id}: no ${MANIFEST_FILE} under ${location}, though the pointer names it`);

@@ -181,6 +181,14 @@ function storeSuite(place: (root: string, name: string) => Promise<string>, env:
 describe('catalog verify on a packed snapshot in a folder', () => {
   storeSuite(async (root) => root, () => ({}));
 
+  it('when a folder root has current.json but no current link (copied from an object store) then it is verified', async () => {
+    const root = freshCopy();
+    rmSync(join(root, 'current'));
+    const r = await runCli(['verify', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`snapshot ${id}: `);
+  });
+
   it('when the root holds no snapshot then it says so with exit 66', async () => {
     const r = await runCli(['verify', tempDir()]);
     expect(r.code).toBe(66);
