@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { numberOption } from './lib/arguments.mjs';
+import { syntheticKeys } from './lib/synthetic-keys.mjs';
 import { createPackWriter } from '../dist/snapshots/packs/pack-writer.js';
 import { writeObjectIndex } from '../dist/snapshots/packs/object-index.js';
 import { switchCurrent } from '../dist/snapshots/store/pointer.js';
@@ -26,19 +27,10 @@ const args = process.argv.slice(2);
 const CARDS = numberOption(args, '--cards', 1_000_000);
 const s3 = args.includes('--s3') ? args[args.indexOf('--s3') + 1] : null;
 const keep = args.includes('--keep');
-const RANGES = ['30d', '3mo', '6mo', '12mo', 'all'];
 const ID = '20261125T000000Z-0b0e0c0d';
 const BIN = new URL('../bin/catalog.js', import.meta.url).pathname;
 
-function* keys() {
-  const games = ['mtg', 'pokemon', 'lorcana', 'onepiece'];
-  for (let i = 0; i < CARDS; i++) {
-    const id = `${games[i % 4]}-s${(i >> 8) % 997}-${i}`;
-    for (const r of RANGES) yield `v1/cards/${id}/${r}.json.gz`;
-  }
-  for (let i = 0; i < CARDS / 8; i++) yield `v1/figures/fs-${i >> 4}-${i}.json.gz`;
-  for (let i = 0; i < CARDS / 5; i++) yield `v1/sets/mtg/s${i >> 7}/page-${(i % 128) + 1}.json.gz`;
-}
+const keys = () => syntheticKeys(CARDS);
 
 const sha = (b) => createHash('sha256').update(b).digest('hex');
 const root = mkdtempSync(join(tmpdir(), 'bench-verify-'));
