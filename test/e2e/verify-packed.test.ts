@@ -6,35 +6,54 @@
  * hashes without one), a pack the manifest leaves out, an index row outside its pack.
  */
 import Database from 'better-sqlite3';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR } from '../../snapshots/keys.js';
-import { generateSigningKeys } from '../../snapshots/signature.js';
+import { loadPrivateKey } from '../../snapshots/signature.js';
 import { createS3BlobStore } from '../../snapshots/store/blob-s3.js';
 import { createS3Client } from '../../snapshots/store/s3-client.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { compiledCatalog } from '../helpers/compiled-catalog.js';
-import { packFolderSnapshot, readPackedHeader, rewritePackedManifest, uploadRoot } from '../helpers/packed-root.js';
+import { readPackedHeader, rewritePackedManifest, uploadRoot } from '../helpers/packed-root.js';
 import { swiftPlan } from '../helpers/swift.js';
 import { createTestBucket, removeBucket, testBucketName } from '../helpers/s3-bucket.js';
 
-const keys = generateSigningKeys();
 let dir: string;
 let template: string;
 let id: string;
 let publicKeyFile: string;
+let signKey: KeyObject;
 
+/**
+ * The template: a catalog compiled by the real CLI, signed, then compiled again after one price
+ * changed, so the current snapshot references two packs (the first compile's, and the new one with
+ * the changed objects).
+ */
 beforeAll(async () => {
   dir = tempDir('catalog-verify-packed-');
-  const compiled = await compiledCatalog(40);
+  const catalog = join(dir, 'catalog');
   template = join(dir, 'template');
-  cpSync(compiled.root, template, { recursive: true, verbatimSymlinks: true });
-  rmSync(join(compiled.root, '..'), { recursive: true, force: true });
-  id = await packFolderSnapshot(template, { signKey: keys.privateKey });
-  publicKeyFile = join(dir, 'signing-key.pub.pem');
-  writeFileSync(publicKeyFile, keys.publicPem);
+  const keys = join(dir, 'keys');
+  const run = async (args: string[]) => {
+    const r = await runCli(args);
+    if (r.code !== 0) throw new Error(`catalog ${args.join(' ')}: ${r.stderr}`);
+  };
+  await run(['generate', '--out', catalog, '--cards', '40', '--seed', '7']);
+  await run(['signing', 'init', '--out', keys]);
+  publicKeyFile = join(keys, 'signing-key.pub.pem');
+  signKey = loadPrivateKey(join(keys, 'signing-key.pem'));
+  const compile = () => run(['compile', '--source', catalog, '--out', template, '--workers', '0', '--sign-key', join(keys, 'signing-key.pem')]);
+  await compile();
+  const prices = readFileSync(join(catalog, 'prices.ndjson'), 'utf8').split('\n');
+  const rec = JSON.parse(prices[0]);
+  rec.usdCents[rec.usdCents.length - 1] += 12345;
+  prices[0] = JSON.stringify(rec);
+  writeFileSync(join(catalog, 'prices.ndjson'), prices.join('\n'));
+  await compile();
+  id = readlinkSync(join(template, 'current'));
+  expect(readPackedHeader(template, id).packs!.length).toBeGreaterThanOrEqual(2);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -60,14 +79,13 @@ const scenarios: Scenario[] = [
     name: 'a flipped byte in a pack names the pack and the object whose bytes it is in',
     damage(root) {
       const pack = readPackedHeader(root, id).packs![0];
-      const at = Math.floor(pack.size / 2);
+      const row = withIndex(root, (db) =>
+        db.prepare('SELECT o.key AS key, o.offset AS offset, o.length AS length FROM objects o JOIN packs p ON p.seq = o.pack WHERE p.sha256 = ? ORDER BY o.key LIMIT 1').get(pack.sha256),
+      ) as { key: string; offset: number; length: number };
       const bytes = readFileSync(packFile(root, pack.sha256));
-      bytes[at] ^= 0xff;
+      bytes[row.offset + Math.floor(row.length / 2)] ^= 0xff;
       writeFileSync(packFile(root, pack.sha256), bytes);
-      const key = withIndex(root, (db) =>
-        db.prepare('SELECT o.key FROM objects o JOIN packs p ON p.seq = o.pack WHERE p.sha256 = ? AND o.offset <= ? AND o.offset + o.length > ?').pluck().get(pack.sha256, at, at),
-      ) as string;
-      return [`pack ${pack.sha256}: its bytes do not hash to its name (changed)`, `${key}: sha256 differs from the index (pack ${pack.sha256}`];
+      return [`pack ${pack.sha256}: its bytes do not hash to its name (changed)`, `${row.key}: sha256 differs from the index (pack ${pack.sha256}`];
     },
   },
   {
@@ -119,7 +137,7 @@ const scenarios: Scenario[] = [
     damage(root) {
       const header = readPackedHeader(root, id);
       const [left, ...rest] = header.packs!;
-      rewritePackedManifest(root, id, { ...header, packs: rest }, keys.privateKey);
+      rewritePackedManifest(root, id, { ...header, packs: rest }, signKey);
       return [`pack ${left.sha256}: the index references it, the manifest does not list it`, `not checked, its pack ${left.sha256} is not in the manifest`];
     },
   },
@@ -133,7 +151,7 @@ const scenarios: Scenario[] = [
         db.prepare('UPDATE objects SET offset = ? - 10 WHERE key = ?').run(s, key);
         return s;
       });
-      rewritePackedManifest(root, id, undefined, keys.privateKey);
+      rewritePackedManifest(root, id, undefined, signKey);
       return [new RegExp(`${key}: bytes ${size - 10}-\\d+ lie outside its pack [0-9a-f]{64} \\(${size} bytes\\)`)];
     },
   },
