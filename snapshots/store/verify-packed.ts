@@ -164,11 +164,12 @@ export async function verifyPackedSnapshot(store: BlobStore, id: string, manifes
       result.files++;
       progress?.advance(1);
     }
-    await checkPacksAndObjects(store, header, indexPath, result, progress);
+    const more = await checkPacksAndObjects(store, header, indexPath, result, progress);
+    problems.sort();
+    if (more > 0) problems.push(`... and ${more} more objects with problems`);
   } finally {
     if (temp !== null) await rm(temp, { recursive: true, force: true });
   }
-  problems.sort();
   return result;
 }
 
@@ -187,19 +188,27 @@ function readIndexPacks(db: Database.Database, problems: string[]): IndexPack[] 
   }
 }
 
+/** A pack hash from the index (not checked like the manifest's) as it can be printed. */
+const shown = (sha256: unknown) => (typeof sha256 === 'string' && isPackHash(sha256) ? sha256 : JSON.stringify(String(sha256).slice(0, 80)));
+
 /** Raw row of the object pass: [pack seq, offset, length, sha256, key]. */
 type RawRow = [number, number, number, Buffer, string];
 interface Row extends PackedRow {
   key: string;
 }
 
+/**
+ * The pack pass: every listed pack hashed, every index row checked from the same bytes. Problems go
+ * into `result.problems` (object problems up to MAX_OBJECT_PROBLEMS); returns how many object
+ * problems were past that limit.
+ */
 async function checkPacksAndObjects(
   store: BlobStore,
   header: ManifestHeader,
   indexPath: string | null,
   result: PackedVerifyResult,
   progress: VerifyProgress | undefined,
-): Promise<void> {
+): Promise<number> {
   const { problems } = result;
   const listed = new Map((header.packs ?? []).map((p) => [p.sha256, p]));
   const packKey = (sha256: string) => `${PACKS_DIR}/${packFileName(sha256)}`;
@@ -252,7 +261,7 @@ async function checkPacksAndObjects(
       const bySeq = new Map(indexPacks.map((p) => [p.seq, p]));
       for (const p of indexPacks) {
         const m = listed.get(p.sha256);
-        if (m === undefined) problems.push(`pack ${p.sha256}: the index references it, the manifest does not list it`);
+        if (m === undefined) problems.push(`pack ${shown(p.sha256)}: the index references it, the manifest does not list it`);
         else if (m.size !== p.size) problems.push(`pack ${p.sha256}: the index says ${p.size} bytes, the manifest ${m.size}`);
       }
       progress?.phase('verify objects', header.objects);
@@ -285,7 +294,7 @@ async function checkPacksAndObjects(
           while (nextRow(Infinity) !== null);
           problems.push(`${OBJECT_INDEX_FILE}: rows name pack number ${seq}, which its packs table does not list`);
         } else if (manifestPack === undefined) {
-          for (let r = nextRow(Infinity); r !== null; r = nextRow(Infinity)) objectProblem(`${r.key}: not checked, its pack ${pack.sha256} is not in the manifest`);
+          for (let r = nextRow(Infinity); r !== null; r = nextRow(Infinity)) objectProblem(`${r.key}: not checked, its pack ${shown(pack.sha256)} is not in the manifest`);
         } else {
           seen.add(manifestPack.sha256);
           await checkPack(manifestPack, nextRow);
@@ -299,5 +308,5 @@ async function checkPacksAndObjects(
   } finally {
     db?.close();
   }
-  if (objectProblems > MAX_OBJECT_PROBLEMS) problems.push(`... and ${objectProblems - MAX_OBJECT_PROBLEMS} more objects with problems`);
+  return Math.max(0, objectProblems - MAX_OBJECT_PROBLEMS);
 }
