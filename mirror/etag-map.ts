@@ -11,6 +11,10 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { join } from 'node:path';
+import { MANIFEST_FILE, MANIFEST_SIGNATURE_FILE } from '../snapshots/keys.js';
+import type { BulkFile } from '../snapshots/manifest.js';
+import { hashFile } from '../snapshots/store/verify-folder.js';
 
 export const ETAG_MAP_FILE = 'etags.map';
 
@@ -28,4 +32,21 @@ export async function writeEtagMap(path: string, snapshotId: string, lines: Iter
   }
   out.end();
   await once(out, 'finish');
+}
+
+/**
+ * The map of a staged snapshot folder: its objects (key and SHA-256, from the manifest or the object
+ * index), its bulk files, and the manifest and signature as they lie in the folder.
+ */
+export async function writeSnapshotEtagMap(dir: string, snapshotId: string, objects: Iterable<{ key: string; sha256: string }>, bulk: BulkFile[]): Promise<void> {
+  const files: { uri: string; sha256: string }[] = [];
+  for (const name of [MANIFEST_FILE, MANIFEST_SIGNATURE_FILE]) {
+    const got = await hashFile(join(dir, name));
+    if (got) files.push({ uri: `/${name}`, sha256: got.sha256 });
+  }
+  await writeEtagMap(join(dir, ETAG_MAP_FILE), snapshotId, (function* () {
+    for (const o of objects) yield { uri: uriOfKey(o.key), sha256: o.sha256 };
+    for (const b of bulk) yield { uri: `/${b.file}`, sha256: b.sha256 };
+    yield* files;
+  })());
 }

@@ -13,73 +13,37 @@
  *      the nginx ETag map is written, the folder is renamed next to `current`, and `current` is
  *      switched atomically. Any failure before the switch leaves the previous snapshot serving.
  */
-import type { KeyObject } from 'node:crypto';
 import { existsSync, linkSync, copyFileSync } from 'node:fs';
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import pLimit from 'p-limit';
+import { runAll } from './run-all.js';
 import { sha256Hex } from '../snapshots/codec.js';
 import { CatalogError, isCatalogError } from '../snapshots/errors.js';
 import { MANIFEST_FILE, MANIFEST_SIGNATURE_FILE, isObjectKey } from '../snapshots/keys.js';
-import { isManifestHeader, readManifest, type BulkFile, type ManifestEntry, type ManifestHeader } from '../snapshots/manifest.js';
+import { isManifestHeader, isPackedHeader, readManifest, type BulkFile, type ManifestEntry, type ManifestHeader } from '../snapshots/manifest.js';
 import { pruneSnapshots } from '../snapshots/store/fs.js';
 import { isSnapshotId, readCurrentId, switchCurrent } from '../snapshots/store/pointer.js';
 import { checkFolderSignature, hashFile, verifySnapshotFolder } from '../snapshots/store/verify-folder.js';
 import { createMirrorClient, type MirrorClient } from './client.js';
-import type { Clock } from './rate-gate.js';
-import { ETAG_MAP_FILE, uriOfKey, writeEtagMap } from './etag-map.js';
+import { silentProgress as silent, type MirrorOptions, type MirrorProgress, type MirrorSummary } from './sync-types.js';
+import { fetchVerified, sizeOf } from './fetch-file.js';
+import { syncPacked } from './packed-sync.js';
+import { linkFrom } from './link.js';
+import { writeSnapshotEtagMap } from './etag-map.js';
 import { PARTIAL_DIR, openMirrorTarget } from './target.js';
 import { makeDirs } from '../snapshots/store/make-dirs.js';
 
-export interface MirrorProgress {
-  phase(name: string, total: number | null): void;
-  advance(units: number): void;
-  note(line: string): void;
-}
+export type { MirrorLayout, MirrorOptions, MirrorProgress, MirrorSummary } from './sync-types.js';
 
-export interface MirrorOptions {
-  from: string;
-  key: string;
-  to: string;
-  publicKey: KeyObject;
-  /** Parallel object fetches (default 8). */
-  concurrency?: number;
-  /** Snapshots to keep in the mirror, current included (default 2). */
-  keep?: number;
-  progress?: MirrorProgress;
-  clock?: Clock;
-  /** Attempts per request (default 6). */
-  attempts?: number;
-}
+export const BULK_PATH = /^bulk\/[a-z0-9][a-z0-9-]{0,63}\.ndjson\.gz$/;
 
-export interface MirrorSummary {
-  snapshotId: string;
-  previousId: string | null;
-  upToDate: boolean;
-  objects: number;
-  /** Objects downloaded from the origin. */
-  fetched: number;
-  fetchedBytes: number;
-  /** Objects hard-linked from the mirror's previous snapshot (same hash). */
-  linked: number;
-  /** Objects an interrupted run had already verified. */
-  resumed: number;
-  bulkFetched: number;
-  bulkLinked: number;
-  pruned: string[];
-  durationMs: number;
-}
-
-const silent: MirrorProgress = { phase() {}, advance() {}, note() {} };
-const BULK_PATH = /^bulk\/[a-z0-9][a-z0-9-]{0,63}\.ndjson\.gz$/;
-
-interface Known {
+export interface Known {
   dir: string;
   objects: Map<string, string>;
   bulk: Map<string, BulkFile>;
 }
 
-async function readManifestFile(path: string): Promise<{ header: ManifestHeader; entries: ManifestEntry[] }> {
+export async function readManifestFile(path: string): Promise<{ header: ManifestHeader; entries: ManifestEntry[] }> {
   let header: ManifestHeader | null = null;
   const entries: ManifestEntry[] = [];
   try {
@@ -95,7 +59,7 @@ async function readManifestFile(path: string): Promise<{ header: ManifestHeader;
 }
 
 /** What the mirror's current snapshot holds, by key and hash (the objects a sync need not fetch). */
-async function knownSnapshot(to: string, id: string | null): Promise<Known | null> {
+export async function knownSnapshot(to: string, id: string | null): Promise<Known | null> {
   if (id === null || !existsSync(join(to, id, MANIFEST_FILE))) return null;
   const { header, entries } = await readManifestFile(join(to, id, MANIFEST_FILE));
   return {
@@ -103,19 +67,6 @@ async function knownSnapshot(to: string, id: string | null): Promise<Known | nul
     objects: new Map(entries.map((e) => [e.key, e.sha256])),
     bulk: new Map((header.bulk ?? []).map((b) => [b.file, b])),
   };
-}
-
-function linkFrom(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-    copyFileSync(from, to);
-  }
-}
-
-async function sizeOf(path: string): Promise<number | null> {
-  return (await stat(path).catch(() => null))?.size ?? null;
 }
 
 export async function mirrorSnapshot(o: MirrorOptions): Promise<MirrorSummary> {
@@ -148,7 +99,7 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   const currentId = await readCurrentId(o.to);
   const summary: MirrorSummary = {
     snapshotId: id, previousId: currentId, upToDate: false, objects: 0, fetched: 0, fetchedBytes: 0, linked: 0, resumed: 0,
-    bulkFetched: 0, bulkLinked: 0, pruned: [], durationMs: 0,
+    bulkFetched: 0, bulkLinked: 0, packed: null, layout: 'files', pruned: [], durationMs: 0,
   };
   if (currentId === id) {
     await checkFolderSignature(join(o.to, id), o.publicKey);
@@ -178,11 +129,12 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   }
   const { header, entries } = await readManifestFile(join(staging, MANIFEST_FILE));
   if (header.snapshotId !== id) throw new CatalogError('verify_failed', `the manifest of ${id} names snapshot ${header.snapshotId}`);
+  checkBulkPaths(header.bulk ?? []);
+  if (isPackedHeader(header)) {
+    return syncPacked({ o, client, pin, staging, header, currentId, summary, progress, started });
+  }
   for (const e of entries) {
     if (!isObjectKey(e.key)) throw new CatalogError('verify_failed', `the manifest lists an invalid object key: ${JSON.stringify(e.key).slice(0, 200)}`);
-  }
-  for (const b of header.bulk ?? []) {
-    if (!BULK_PATH.test(b.file)) throw new CatalogError('verify_failed', `the manifest lists an invalid bulk file: ${JSON.stringify(b.file).slice(0, 200)}`);
   }
   summary.objects = entries.length;
 
@@ -210,12 +162,7 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   }
 
   progress.phase('publish', null);
-  const files = [];
-  for (const name of [MANIFEST_FILE, MANIFEST_SIGNATURE_FILE]) {
-    const got = await hashFile(join(staging, name));
-    if (got) files.push({ uri: `/${name}`, sha256: got.sha256 });
-  }
-  await writeEtagMap(join(staging, ETAG_MAP_FILE), id, [...etagLines(entries, header.bulk ?? []), ...files]);
+  await writeSnapshotEtagMap(staging, id, entries, header.bulk ?? []);
   await rename(staging, join(o.to, id));
   await switchCurrent(o.to, id);
   summary.pruned = await pruneSnapshots(o.to, keep, [id]);
@@ -224,9 +171,10 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   return summary;
 }
 
-function* etagLines(entries: ManifestEntry[], bulk: BulkFile[]): Iterable<{ uri: string; sha256: string }> {
-  for (const e of entries) yield { uri: uriOfKey(e.key), sha256: e.sha256 };
-  for (const b of bulk) yield { uri: `/${b.file}`, sha256: b.sha256 };
+function checkBulkPaths(bulk: BulkFile[]): void {
+  for (const b of bulk) {
+    if (!BULK_PATH.test(b.file)) throw new CatalogError('verify_failed', `the manifest lists an invalid bulk file: ${JSON.stringify(b.file).slice(0, 200)}`);
+  }
 }
 
 async function syncObjects(
@@ -234,7 +182,6 @@ async function syncObjects(
   summary: MirrorSummary, progress: MirrorProgress,
 ): Promise<void> {
   progress.phase('objects', entries.length);
-  const limit = pLimit(o.concurrency ?? 8);
   const dirs = new Set<string>();
   const ensureDir = async (path: string) => {
     const d = dirname(path);
@@ -242,7 +189,7 @@ async function syncObjects(
     await makeDirs(d);
     dirs.add(d);
   };
-  await Promise.all(entries.map((e) => limit(async () => {
+  await runAll(entries, o.concurrency ?? 8, async (e) => {
     const path = join(staging, e.key);
     if ((await sizeOf(path)) === e.size) {
       const got = await hashFile(path);
@@ -260,18 +207,18 @@ async function syncObjects(
       progress.advance(1);
       return;
     }
-    const bytes = await fetchVerified(client, `/v1/snapshot/objects/${e.key}?${pin}`, e);
+    const bytes = await fetchObject(client, `/v1/snapshot/objects/${e.key}?${pin}`, e);
     const tmp = `${path}.tmp`;
     await writeFile(tmp, bytes);
     await rename(tmp, path);
     summary.fetched++;
     summary.fetchedBytes += bytes.length;
     progress.advance(1);
-  })));
+  });
 }
 
 /** The object's bytes, refetched once when they do not match the manifest (a truncated body), then an error. */
-async function fetchVerified(client: MirrorClient, path: string, e: ManifestEntry): Promise<Buffer> {
+async function fetchObject(client: MirrorClient, path: string, e: ManifestEntry): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
     const bytes = await client.getBytes(path);
     if (bytes.length === e.size && sha256Hex(bytes) === e.sha256) return bytes;
@@ -281,8 +228,9 @@ async function fetchVerified(client: MirrorClient, path: string, e: ManifestEntr
   }
 }
 
-async function syncBulk(
-  client: MirrorClient, pin: string, staging: string, bulk: BulkFile[], known: Known | null, summary: MirrorSummary, progress: MirrorProgress,
+/** The bulk files: linked from the mirror's current snapshot when their hash is the same, else downloaded (resumable). */
+export async function syncBulk(
+  client: MirrorClient, pin: string, staging: string, bulk: BulkFile[], known: Pick<Known, 'dir' | 'bulk'> | null, summary: MirrorSummary, progress: MirrorProgress,
 ): Promise<void> {
   progress.phase('bulk files', bulk.length);
   for (const b of bulk) {
@@ -294,29 +242,14 @@ async function syncBulk(
       linkFrom(join(known!.dir, b.file), path);
       summary.bulkLinked++;
     } else if ((await sizeOf(path)) !== b.size || (await hashFile(path))?.sha256 !== b.sha256) {
-      // Downloaded into `.part` (kept across interrupted runs and resumed with Range), renamed once its hash matches.
-      const part = `${path}.part`;
-      const url = `/v1/bulk/${b.name}?${pin}`;
-      await client.download(url, part, { etag: `"${b.sha256}"`, size: b.size });
-      let got = await hashFile(part);
-      if (got?.sha256 !== b.sha256) {
-        // A part file from another version of the file, or a corrupted one: once more from zero.
-        await rm(part, { force: true });
-        await client.download(url, part, { etag: `"${b.sha256}"`, size: b.size });
-        got = await hashFile(part);
-      }
-      if (got?.sha256 !== b.sha256 || got.size !== b.size) {
-        await rm(part, { force: true });
-        throw new CatalogError('verify_failed', `bulk file ${b.name}: the download does not match the signed manifest (${got?.size ?? 0} of ${b.size} bytes)`);
-      }
-      await rename(part, path);
+      await fetchVerified(client, `/v1/bulk/${b.name}?${pin}`, { path, part: `${path}.part` }, b, `bulk file ${b.name}`);
       summary.bulkFetched++;
     }
     progress.advance(1);
   }
 }
 
-async function removeStalePartials(to: string): Promise<void> {
+export async function removeStalePartials(to: string): Promise<void> {
   const dir = join(to, PARTIAL_DIR);
   for (const name of await readdir(dir).catch(() => [] as string[])) await rm(join(dir, name), { recursive: true, force: true });
 }

@@ -83,3 +83,14 @@ export const OBJECT_INDEX_FILE = 'objects.sqlite';
 export const PACKS_DIR = 'packs';
 /** The pointer (a symlink) in a snapshot root that names the current snapshot folder. */
 export const CURRENT_POINTER = 'current';
+
+/**
+ * A file a packed manifest lists in `files` (objects.sqlite, search.sqlite, changes.ndjson): one
+ * segment of letters, digits, `_` and `-` joined by single dots, so never `.`, `..`, a slash or a
+ * hidden name. Checked where such a name from a request or a downloaded manifest becomes a path.
+ */
+export const SNAPSHOT_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9][A-Za-z0-9_-]*)*$/;
+
+export function isSnapshotFileName(name: string): boolean {
+  return typeof name === 'string' && name.length <= 64 && SNAPSHOT_FILE_NAME.test(name);
+}

@@ -10,7 +10,8 @@ import { createTerminalProgress, formatDuration } from '../progress.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { loadPublicKey } from '../../snapshots/signature.js';
 import { resolveKey } from '../../mirror/key-spec.js';
-import { mirrorSnapshot } from '../../mirror/sync.js';
+import { mirrorSnapshot, type MirrorSummary } from '../../mirror/sync.js';
+import { MIRROR_LAYOUTS } from '../../mirror/sync-types.js';
 
 interface MirrorFlags {
   from: string;
@@ -19,6 +20,7 @@ interface MirrorFlags {
   publicKey: string;
   concurrency: string;
   keep: string;
+  layout: string;
 }
 
 function checkBaseUrl(raw: string): string {
@@ -33,6 +35,22 @@ function checkBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+/** What a sync moved: by object from a per-URL origin, by pack from a packed one. */
+function summaryLine(s: MirrorSummary): string {
+  const bulk = `bulk files ${s.bulkFetched} fetched, ${s.bulkLinked} linked`;
+  const p = s.packed;
+  if (p === null) {
+    return `mirrored ${s.snapshotId}: ${s.objects} objects (${s.fetched} fetched, ${kib(s.fetchedBytes)}; ${s.linked} unchanged, linked; ${s.resumed} resumed), ` +
+      `${bulk}; signature and every hash verified`;
+  }
+  const files = s.layout === 'files' ? `; per-URL files ${p.extracted} written from packs, ${p.extractedLinked} linked` : '';
+  return `mirrored ${s.snapshotId} (packed): ${s.objects} objects in ${p.packs} packs (${p.packsFetched} fetched, ${kib(p.packsFetchedBytes)}; ` +
+    `${p.packsHeld} already held; ${p.packsResumed} resumed), index files ${p.filesFetched} fetched, ${p.filesLinked} linked, ${bulk}${files}; ` +
+    'signature, files and packs verified';
+}
+
 export function registerMirror(program: Command, io: CliIO): void {
   program
     .command('mirror')
@@ -43,14 +61,17 @@ export function registerMirror(program: Command, io: CliIO): void {
     .requiredOption('--public-key <file>', 'the catalog\'s Ed25519 public key (PEM) the manifest must be signed with')
     .option('--concurrency <n>', 'parallel downloads', '8')
     .option('--keep <n>', 'snapshots kept in the mirror, current included', '2')
+    .option('--layout <packs|files>', 'packed origins: packs (a packed snapshot root, for catalog serve) or files (also the per-URL files and ETag map nginx serves)', 'packs')
     .action(async (flags: MirrorFlags) => {
       const from = checkBaseUrl(flags.from);
       const key = resolveKey(flags.key, io.env);
       const publicKey = loadPublicKey(flags.publicKey);
+      const layout = MIRROR_LAYOUTS.find((l) => l === flags.layout);
+      if (layout === undefined) throw new CatalogError('usage', `--layout must be packs or files (got "${flags.layout}")`, { option: 'layout' });
       const progress = createTerminalProgress(io);
       try {
         const s = await mirrorSnapshot({
-          from, key, to: flags.to, publicKey, progress,
+          from, key, to: flags.to, publicKey, progress, layout,
           concurrency: parseIntOption('--concurrency', flags.concurrency, 1, 64),
           keep: parseIntOption('--keep', flags.keep, 1),
         });
@@ -59,12 +80,7 @@ export function registerMirror(program: Command, io: CliIO): void {
           io.stdout.write(`mirror ${flags.to} is up to date at ${s.snapshotId} (signature checked)\n`);
           return;
         }
-        io.stdout.write(
-          `mirrored ${s.snapshotId}: ${s.objects} objects (${s.fetched} fetched, ${(s.fetchedBytes / 1024).toFixed(0)} KiB; ` +
-            `${s.linked} unchanged, linked; ${s.resumed} resumed), bulk files ${s.bulkFetched} fetched, ${s.bulkLinked} linked; ` +
-            `signature and every hash verified in ${formatDuration(s.durationMs)} -> ${flags.to}/current` +
-            `${s.previousId ? ` (was ${s.previousId})` : ''}\n`,
-        );
+        io.stdout.write(`${summaryLine(s)} in ${formatDuration(s.durationMs)} -> ${flags.to}/current${s.previousId ? ` (was ${s.previousId})` : ''}\n`);
       } finally {
         progress.finish();
       }

@@ -6,19 +6,15 @@
  * (docs/benchmarks.md). Jobs run one after another in the order submitted; `finish` resolves with
  * their files in that order.
  *
- * Without the compiled worker file (tests run the TypeScript sources) the jobs run on the calling
- * thread, with the same result.
+ * With mode `inline` the jobs run on the calling thread, with the same result.
  *
  * @example
- *   const bulk = startBulkFiles({ dir, previousDir });
+ *   const bulk = startBulkFiles({ dir, previousDir }, 'worker');
  *   bulk.submit(documentJob('cards', entries));
  *   const files = await bulk.finish();
  */
-import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { BulkFile } from '../../snapshots/manifest.js';
-import { CatalogError, type ErrorCode } from '../../snapshots/errors.js';
+import { startThread, type ThreadMode, type ThreadService } from '../threads/thread.js';
 import { buildBulkFile, previousBulk, type BulkJob } from './write-bulk.js';
 
 export interface BulkFiles {
@@ -33,70 +29,36 @@ export interface BulkWorkerData {
   dir: string;
   previousDir: string | null;
 }
-export type BulkWorkerReply = { file: BulkFile } | { error: { code: ErrorCode | null; message: string } };
 
-export function startBulkFiles(data: BulkWorkerData): BulkFiles {
-  const workerUrl = new URL('./bulk-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(workerUrl)) ? threaded(workerUrl, data) : inline(data);
-}
+/** Builds each job it is given, one after another (thread.ts runs it on a worker or inline). */
+export const bulkService: ThreadService<BulkWorkerData, BulkJob, BulkFile> = {
+  name: 'bulk files',
+  entry: new URL('./bulk-worker.js', import.meta.url),
+  create(data) {
+    const previous = previousBulk(data.previousDir);
+    return async (job) => buildBulkFile(job, data.dir, data.previousDir, await previous);
+  },
+};
 
-function threaded(workerUrl: URL, data: BulkWorkerData): BulkFiles {
-  const worker = new Worker(workerUrl, { workerData: data });
-  const waiting: { resolve: (f: BulkFile) => void; reject: (e: Error) => void }[] = [];
+export function startBulkFiles(data: BulkWorkerData, mode: ThreadMode = 'worker'): BulkFiles {
+  const thread = startThread(bulkService, data, mode);
   const results: Promise<BulkFile>[] = [];
-  let failure: Error | null = null;
-  const failAll = (err: Error) => {
-    failure ??= err;
-    for (const w of waiting.splice(0)) w.reject(failure);
-  };
-  worker.on('message', (reply: BulkWorkerReply) => {
-    const next = waiting.shift();
-    if (!next) return;
-    if ('file' in reply) return next.resolve(reply.file);
-    const e = reply.error;
-    waiting.unshift(next);
-    failAll(e.code ? new CatalogError(e.code, e.message) : new Error(`bulk file worker failed: ${e.message}`));
-  });
-  worker.on('error', (err) => failAll(err));
-  worker.on('exit', (code) => failAll(new Error(`bulk file worker exited with code ${code}`)));
   return {
     submit(job) {
-      const result = new Promise<BulkFile>((resolve, reject) => {
-        if (failure) return reject(failure);
-        waiting.push({ resolve, reject });
-      });
+      const result = thread.call(job);
       // Never an unhandled rejection: finish() re-throws it.
       result.catch(() => undefined);
       results.push(result);
-      if (!failure) worker.postMessage(job);
     },
     async finish() {
       try {
         return await Promise.all(results);
       } finally {
-        await worker.terminate();
+        await thread.close();
       }
     },
     async abort() {
-      await worker.terminate();
-    },
-  };
-}
-
-function inline(data: BulkWorkerData): BulkFiles {
-  const previous = previousBulk(data.previousDir);
-  let chain: Promise<unknown> = Promise.resolve();
-  const results: Promise<BulkFile>[] = [];
-  return {
-    submit(job) {
-      const result = chain.then(async () => buildBulkFile(job, data.dir, data.previousDir, await previous));
-      result.catch(() => undefined);
-      chain = result.catch(() => undefined);
-      results.push(result);
-    },
-    finish: () => Promise.all(results),
-    async abort() {
-      await chain;
+      await thread.close();
     },
   };
 }

@@ -14,6 +14,7 @@ import { renderCardRanges } from '../render/card.js';
 import { renderFigure } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
 import type { FxLookup } from '../render/types.js';
+import type { ThreadService } from '../threads/thread.js';
 
 export type EntityJob =
   | { kind: 'card'; card: CardRecord; set: SetRecord; prices: PriceSeriesRecord | null; input: string }
@@ -55,3 +56,21 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
     return out;
   };
 }
+
+/** zlib output normally owns its ArrayBuffer; copy when it does not, so a transfer never detaches shared memory. */
+function ownBuffer(o: RenderedObject): ArrayBuffer {
+  const b = o.bytes;
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  o.bytes = copy;
+  return copy.buffer;
+}
+
+/** The render thread (pool.ts): batches in, compressed objects back, their memory transferred, not copied. */
+export const renderService: ThreadService<EntityWorkerInit, EntityJob[], RenderedObject[]> = {
+  name: 'render',
+  entry: new URL('./render-worker.js', import.meta.url),
+  create: createEntityRenderer,
+  transfer: (objects) => objects.map(ownBuffer),
+};

@@ -1,11 +1,12 @@
 /**
  * `compileSnapshot`: the canonical catalog in, a published snapshot out.
  *
- * Phases: read + validate the catalog (everything but prices, which are streamed); render every card
- * and figure while its price series streams past (worker threads, both cores), keeping only a small
- * PriceSummary per entity; render the aggregate documents on the main thread; build the search
- * index; check, write the manifest last, switch `current`, prune. Any failure removes the
- * half-written folder and leaves `current` where it was.
+ * Phases, run in order by runner.ts: read + validate the catalog (everything but prices, which are
+ * streamed); previous snapshot; cards and figures (entity-phase.ts: rendered on worker threads while
+ * each price series streams past, or re-used by pack and offset); the aggregate documents on the main
+ * thread while the search index and the bulk files build on threads of their own (thread.ts); the
+ * object index; publish (manifest last, switch `current`, prune packs). Any failure stops the
+ * threads, removes the half-written folder and leaves `current` where it was.
  *
  * @example
  *   const summary = await compileSnapshot({ source: 'data/catalog', out: 'data/snapshots' });
@@ -13,36 +14,29 @@
  */
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
-import Database from 'better-sqlite3';
-import { figureKey, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
-import { fingerprint, stableJson } from '../../snapshots/codec.js';
+import { OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { CatalogError } from '../../snapshots/errors.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type BulkFile, type ChangeEntry, type ManifestEntry, type ManifestHeader, type PackRef } from '../../snapshots/manifest.js';
-import { writeObjectIndex } from '../../snapshots/packs/object-index.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { createFsSnapshotWriter, listSnapshots, removeTreeSync } from '../../snapshots/store/fs.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
-import { openSource, type CatalogSource } from '../source/index.js';
-import { loadCatalog, streamPrices, type LoadedCatalog } from '../source/index.js';
+import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from '../source/index.js';
 import { formatReject } from '../source/rejects.js';
-import { createFxLookup } from '../render/fx.js';
-import { summarizePrices } from '../render/price-summary.js';
-import type { FxLookup, PriceSummary } from '../render/types.js';
-import { extendPriceRange, type PriceRange } from '../render/summary.js';
-import { cardKeys, type EntityJob } from './entity-jobs.js';
-import { createEntityPool } from './pool.js';
+import type { ThreadMode } from '../threads/thread.js';
+import { publishSnapshot } from '../publish/publish.js';
+import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
 import { ObjectTable, type ChangeCounts, type TableEntry } from './object-table.js';
-import { createPackOutput, type PackOutput } from './pack-output.js';
+import { renderEntities } from './entity-phase.js';
+import { writeSnapshotIndex } from './object-index-phase.js';
+import { createPackOutput } from './pack-output.js';
 import { createDocumentSink } from './document-sink.js';
-import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
+import { loadPreviousSnapshot } from './previous.js';
 import { newSnapshotId } from './snapshot-id.js';
 import { rendererCodeHash } from './code-version.js';
 import { silentProgress, type ProgressSink } from './progress.js';
 import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
-import { publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
-import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
+import { createRunner } from './runner.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
@@ -64,6 +58,8 @@ export interface CompileOptions {
   signKey?: KeyObject | null;
   /** A pack is sealed once it reaches this many bytes (default 256 MiB; tests use small packs). */
   packBytes?: number;
+  /** Where the render, search and bulk work runs (default: worker threads; `inline` when workers is 0). */
+  threads?: ThreadMode;
 }
 
 export interface CompileSummary {
@@ -78,14 +74,18 @@ export interface CompileSummary {
   durationMs: number;
 }
 
-export interface PriceSummaries {
-  cards: Map<string, PriceSummary>;
-  figures: Map<string, PriceSummary>;
-  /** First and last priced day over all series (catalog summary). */
-  range: PriceRange;
-}
+export type { PriceSummaries } from './entity-phase.js';
 
-const BATCH = 64;
+/** The checked options every phase reads. */
+interface Settings {
+  keep: number;
+  maxRejects: number;
+  workers: number;
+  threads: ThreadMode;
+  progress: ProgressSink;
+  now: () => Date;
+  started: number;
+}
 
 function checkOptions(o: CompileOptions): { keep: number; maxRejects: number; workers: number } {
   const keep = o.keep ?? 3;
@@ -104,21 +104,19 @@ export async function compileSnapshot(options: CompileOptions): Promise<CompileS
   const { keep, maxRejects, workers } = checkOptions(options);
   const progress = options.progress ?? silentProgress;
   const now = options.now ?? (() => new Date());
+  // --workers 0 keeps every phase on the main thread (the search index and bulk files too).
+  const threads: ThreadMode = options.threads ?? (workers === 0 ? 'inline' : 'worker');
 
   const source = openSource(options.source);
   try {
-    return await compileFrom(source, options, { keep, maxRejects, workers, progress, now, started });
+    return await compileFrom(source, options, { keep, maxRejects, workers, threads, progress, now, started });
   } finally {
     await source.close();
   }
 }
 
-async function compileFrom(
-  source: CatalogSource,
-  options: CompileOptions,
-  o: { keep: number; maxRejects: number; workers: number; progress: ProgressSink; now: () => Date; started: number },
-): Promise<CompileSummary> {
-  const { keep, maxRejects, workers, progress, now, started } = o;
+async function compileFrom(source: CatalogSource, options: CompileOptions, o: Settings): Promise<CompileSummary> {
+  const { maxRejects, progress } = o;
   // The output root is made and locked before the catalog is read (23 s at a million cards), so a
   // bad --out or a compile already running fails at once.
   makeDirsSync(options.out);
@@ -134,22 +132,16 @@ async function compileFrom(
         seenLines.set(kind, lines);
       },
     });
-    return await compileLocked(catalog, source, options, { keep, maxRejects, workers, progress, now, started });
+    return await compileLocked(catalog, source, options, o);
   } finally {
     lock.release();
   }
 }
 
-async function compileLocked(
-  catalog: LoadedCatalog,
-  source: CatalogSource,
-  options: CompileOptions,
-  o: { keep: number; maxRejects: number; workers: number; progress: ProgressSink; now: () => Date; started: number },
-): Promise<CompileSummary> {
-  const { keep, progress, now, started } = o;
-  const workers = o.workers;
-  progress.phase('previous snapshot', null);
-  const previous = await loadPreviousSnapshot(options.out);
+async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings): Promise<CompileSummary> {
+  const { keep, workers, threads, progress, now, started } = o;
+  const run = createRunner(progress);
+  const previous = await run.step('previous snapshot', null, () => loadPreviousSnapshot(options.out));
   // After every folder in the root, complete or not (the lock is held: no other compile adds one).
   const newest = (await listSnapshots(options.out)).at(-1)?.id ?? null;
   const snapshotId = newSnapshotId(now(), newest);
@@ -160,7 +152,10 @@ async function compileLocked(
   try {
     const table = new ObjectTable(previous);
     const codeHash = rendererCodeHash();
-    const summaries = await renderEntities(catalog, source, { out, previous, table, codeHash, workers, progress });
+    const entities = catalog.cards.size + catalog.figures.size;
+    const summaries = await run.step('cards and figures', entities, () =>
+      renderEntities(catalog, source, { out, previous, table, codeHash, workers, threads, progress }),
+    );
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
@@ -169,41 +164,27 @@ async function compileLocked(
     // threads while the aggregates render here; the oracle, sets and changes bulk files follow.
     out.seal();
     const locate = { packsDir, of: (e: ManifestEntry) => out.locate((e as TableEntry).at) };
-    const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
+    const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));
     bulkFiles.submit(documentJob('cards', table.values(), previous?.objects, locate));
     bulkFiles.submit(documentJob('figures', table.values(), previous?.objects, locate));
-    let counts: ChangeCounts;
-    let bulk: BulkFile[];
-    let changes: ChangeEntry[];
-    try {
-      progress.phase('search index', null);
-      const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
-      try {
-        progress.phase('aggregate documents', null);
-        const sink = createDocumentSink(out, table, previous, codeHash);
-        renderAggregates(catalog, summaries, summaries.range, sink, progress);
-        out.seal();
-        progress.phase('search index finish', null);
-        await search.finish();
-      } catch (err) {
-        await search.abort();
-        throw err;
-      }
-      ({ counts, changes } = table.diff());
-      bulkFiles.submit(documentJob('oracle', table.values(), previous?.objects, locate));
-      bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
-      bulkFiles.submit(changesJob(changes));
-      progress.phase('bulk files', null);
-      bulk = await bulkFiles.finish();
-    } catch (err) {
-      await bulkFiles.abort();
-      throw err;
-    }
-    progress.phase('object index', null);
-    const rewritten = out.compact(table.values());
-    if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-    const packs = writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table.sorted());
-    progress.phase('publish', null);
+    const search = run.background(
+      await run.step('search index', null, () => startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads)),
+    );
+    await run.step('aggregate documents', null, () => {
+      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, table, previous, codeHash), progress);
+      out.seal();
+    });
+    await run.step('search index finish', null, () => search.finish());
+    const { counts, changes } = table.diff();
+    bulkFiles.submit(documentJob('oracle', table.values(), previous?.objects, locate));
+    bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
+    bulkFiles.submit(changesJob(changes));
+    const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
+    const packs = await run.step('object index', null, () => {
+      const rewritten = out.compact(table.values());
+      if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
+      return writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table.sorted());
+    });
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION_PACKS,
@@ -215,14 +196,7 @@ async function compileLocked(
       bulk,
       packs,
     };
-    const { pruned } = await publishSnapshot({
-      root: options.out,
-      writer,
-      header,
-      changes,
-      keep,
-      signKey: options.signKey,
-    });
+    const { pruned } = await run.step('publish', null, () => publishSnapshot({ root: options.out, writer, header, changes, keep, signKey: options.signKey }));
     return {
       snapshotId,
       previousId: previous?.id ?? null,
@@ -235,8 +209,9 @@ async function compileLocked(
       durationMs: Date.now() - started,
     };
   } catch (err) {
-    // Sealed packs of a failed compile are content-addressed and unreferenced: the next prune
-    // collects them. The unsealed one and the snapshot folder go now.
+    // Threads first, so nothing writes into the folder while it is removed. Sealed packs of a failed
+    // compile are content-addressed and unreferenced: the next prune collects them.
+    await run.abort();
     out.abort();
     // One call at a time, like the prune: half the CPU of fs.promises.rm (docs/benchmarks.md).
     removeTreeSync(writer.dir);
@@ -244,131 +219,3 @@ async function compileLocked(
   }
 }
 
-/**
- * Writes the object index (objects.sqlite) and returns the packs it references. Positions in the
- * pack list are assigned on a first pass, so the rows can then be streamed in key order.
- */
-function writeSnapshotIndex(path: string, out: PackOutput, sorted: TableEntry[]): PackRef[] {
-  const { packs, position } = out.finish();
-  for (const e of sorted) position(e.at);
-  const db = new Database(path);
-  try {
-    // A fresh file written once and published only after it is complete: no journal needed.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    writeObjectIndex(db, packs, (function* () {
-      for (const e of sorted) yield { key: e.key, pack: position(e.at), offset: e.at.offset, length: e.size, sha256: e.sha256, input: e.input };
-    })());
-  } finally {
-    db.close();
-  }
-  return packs;
-}
-
-interface EntityPhase {
-  out: PackOutput;
-  previous: PreviousSnapshot | null;
-  table: ObjectTable;
-  codeHash: string;
-  workers: number;
-  progress: ProgressSink;
-}
-
-/**
- * Streams the price file once. Each card/figure is either re-used from the previous snapshot (same
- * input fingerprint: record, set or series, raw price line, FX quotes used) or sent to the workers.
- */
-async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
-  const fx = createFxLookup(catalog.fxRates);
-  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
-  const total = catalog.cards.size + catalog.figures.size;
-  p.progress.phase('cards and figures', total);
-  // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
-  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
-    for (const o of objects) {
-      const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
-      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input, at: p.out.write(bytes) });
-    }
-  });
-  let batch: EntityJob[] = [];
-  let batchEntities = 0;
-  let reused = 0;
-  const flush = async () => {
-    const jobs = batch;
-    const n = batchEntities;
-    batch = [];
-    batchEntities = 0;
-    await pool.submit(jobs);
-    p.progress.advance(n);
-  };
-  const setJson = new Map<string, string>();
-  const seriesJson = new Map<string, string>();
-
-  const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
-    const summary = prices ? summarizePrices(prices) : null;
-    if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
-    const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
-    let job: EntityJob;
-    let keys: string[];
-    const prev = p.previous;
-    if (entity === 'card') {
-      const card = catalog.cards.get(id) as CardRecord;
-      const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
-      const sKey = `${set.game}/${set.code}`;
-      let sj = setJson.get(sKey);
-      if (sj === undefined) setJson.set(sKey, (sj = stableJson(set)));
-      const input = fingerprint(p.codeHash, stableJson(card), sj, text ?? '', fxPart);
-      keys = cardKeys(id);
-      job = { kind: 'card', card, set, prices, input };
-    } else {
-      const figure = catalog.figures.get(id) as FigureRecord;
-      const series = catalog.figureSeries.get(figure.seriesId)!;
-      let sj = seriesJson.get(series.id);
-      if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
-      const input = fingerprint(p.codeHash, stableJson(figure), sj, text ?? '', fxPart);
-      keys = [figureKey(id)];
-      job = { kind: 'figure', figure, series, prices, input };
-    }
-    const input = job.input;
-    if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
-      // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
-      for (const k of keys) {
-        const o = prev.objects.get(k)!;
-        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
-      }
-      reused++;
-      if (reused % BATCH === 0) p.progress.advance(BATCH);
-      return;
-    }
-    batch.push(job);
-    batchEntities++;
-    if (batch.length >= BATCH) await flush();
-  };
-
-  try {
-    const priced = { card: new Set<string>(), figure: new Set<string>() };
-    for await (const { record, text } of streamPrices(source, catalog)) {
-      priced[record.entity].add(record.id);
-      summaries.range = extendPriceRange(summaries.range, record);
-      await handle(record.entity, record.id, record, text);
-    }
-    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
-    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
-    await flush();
-    p.progress.advance(reused % BATCH);
-    await pool.drain();
-  } catch (err) {
-    await pool.terminate();
-    throw err;
-  }
-  return summaries;
-}
-
-function fxFingerprint(fx: FxLookup, date: string): string {
-  let s = '';
-  for (const c of CURRENCIES) {
-    const q = fx.quoteOn(date, c);
-    s += q ? `${c}:${q.rate}:${q.date}:${q.source};` : `${c}:-;`;
-  }
-  return s;
-}

@@ -9,12 +9,10 @@
  * third of the entity phase while the worker rendered; on a busy one file creation keeps the main
  * thread busy, the queue never fills and nothing changes (docs/benchmarks.md, "Compile").
  *
- * With `workers: 0` (or when running from TypeScript sources, e.g. under vitest) it renders inline.
+ * With `workers: 0` or mode `inline` it renders on the calling thread. The threads are thread.ts's.
  */
-import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createEntityRenderer, type EntityJob, type EntityWorkerInit, type RenderedObject } from './entity-jobs.js';
+import { startThread, type Thread, type ThreadMode } from '../threads/thread.js';
+import { createEntityRenderer, renderService, type EntityJob, type EntityWorkerInit, type RenderedObject } from './entity-jobs.js';
 
 export interface EntityPool {
   submit(jobs: EntityJob[]): Promise<void>;
@@ -23,62 +21,37 @@ export interface EntityPool {
   terminate(): Promise<void>;
 }
 
-export function createEntityPool(init: EntityWorkerInit, workers: number, onRendered: (objects: RenderedObject[], jobs: number) => void): EntityPool {
-  const workerUrl = new URL('./render-worker.js', import.meta.url);
-  if (workers <= 0 || !existsSync(fileURLToPath(workerUrl))) return createInlinePool(init, onRendered);
+/** Batches queued per worker: deep enough that it always has one while the main thread stores the last. */
+const MAX_IN_FLIGHT_PER_WORKER = 6;
 
-  const threads = Array.from({ length: workers }, () => new Worker(workerUrl, { workerData: init }));
+export function createEntityPool(
+  init: EntityWorkerInit,
+  workers: number,
+  onRendered: (objects: RenderedObject[], jobs: number) => void,
+  mode: ThreadMode = 'worker',
+): EntityPool {
+  if (workers <= 0 || mode === 'inline') return createInlinePool(init, onRendered);
+  const threads: Thread<EntityJob[], RenderedObject[]>[] = Array.from({ length: workers }, () => startThread(renderService, init, 'worker'));
   let renderHere: ((jobs: EntityJob[]) => RenderedObject[]) | null = null;
-  // Deep enough that the worker always has a batch queued while the main thread writes the last one.
-  const maxInFlightPerWorker = 6;
-  const inFlight = new Map<number, { resolve: () => void; reject: (e: Error) => void; jobs: number; worker: number }>();
-  const load = new Array<number>(workers).fill(0);
-  let nextId = 0;
   let failure: Error | null = null;
-
-  threads.forEach((t, index) => {
-    t.on('message', (msg: { id: number; objects?: RenderedObject[]; error?: string }) => {
-      const pending = inFlight.get(msg.id);
-      if (!pending) return;
-      inFlight.delete(msg.id);
-      load[index]--;
-      if (msg.error) {
-        failure ??= new Error(`render worker failed: ${msg.error}`);
-        pending.reject(failure);
-      } else {
-        try {
-          onRendered(msg.objects ?? [], pending.jobs);
-          pending.resolve();
-        } catch (err) {
-          failure ??= err as Error;
-          pending.reject(failure);
-        }
-      }
-    });
-    t.on('error', (err) => {
-      failure ??= err;
-      for (const p of inFlight.values()) p.reject(err);
-      inFlight.clear();
-    });
-  });
-
   const settled: Promise<void>[] = [];
+  const stop = () => Promise.all(threads.map((t) => t.close()));
+
   return {
     async submit(jobs) {
       if (jobs.length === 0) return;
       if (failure) throw failure;
-      const index = load.indexOf(Math.min(...load));
-      if (load[index] < maxInFlightPerWorker) {
-        const id = nextId++;
-        load[index]++;
+      const loads = threads.map((t) => t.pending());
+      const index = loads.indexOf(Math.min(...loads));
+      if (loads[index] < MAX_IN_FLIGHT_PER_WORKER) {
         settled.push(
-          new Promise<void>((resolve, reject) => {
-            inFlight.set(id, { resolve, reject, jobs: jobs.length, worker: index });
-          }).catch((e) => {
-            failure ??= e as Error;
-          }),
+          threads[index]
+            .call(jobs)
+            .then((objects) => onRendered(objects, jobs.length))
+            .catch((err: Error) => {
+              failure ??= err;
+            }),
         );
-        threads[index].postMessage({ id, jobs });
         return;
       }
       renderHere ??= createEntityRenderer(init);
@@ -88,11 +61,11 @@ export function createEntityPool(init: EntityWorkerInit, workers: number, onRend
     },
     async drain() {
       await Promise.all(settled);
-      await Promise.all(threads.map((t) => t.terminate()));
+      await stop();
       if (failure) throw failure;
     },
     async terminate() {
-      await Promise.all(threads.map((t) => t.terminate()));
+      await stop();
     },
   };
 }

@@ -9,9 +9,16 @@ import { cardSummary, figureSummary, setMapKey } from '../render/summaries.js';
 import { toTimestampOrNull } from '../../snapshots/envelope.js';
 import type { PriceSummaries } from './index.js';
 import type { ProgressSink } from './progress.js';
+import type { ThreadMode } from '../threads/thread.js';
 
-export async function startSnapshotSearchIndex(path: string, catalog: LoadedCatalog, prices: PriceSummaries, progress: ProgressSink): Promise<BackgroundSearchIndexBuilder> {
-  const builder = createBackgroundSearchIndexBuilder(path, { asOf: catalog.meta.asOf });
+export async function startSnapshotSearchIndex(
+  path: string,
+  catalog: LoadedCatalog,
+  prices: PriceSummaries,
+  progress: ProgressSink,
+  mode: ThreadMode,
+): Promise<BackgroundSearchIndexBuilder> {
+  const builder = createBackgroundSearchIndexBuilder(path, { asOf: catalog.meta.asOf }, mode);
   let count = 0;
   try {
     const setStats = new Map<string, { cards: number; watchers: number }>();

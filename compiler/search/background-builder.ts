@@ -4,19 +4,16 @@
  * hands it the entries and renders the aggregate documents on the main thread meanwhile, so the
  * SQLite load, ranking, FTS build and VACUUM (3-4 s at 100,000 cards) use the otherwise idle core.
  *
- * When the worker entry is not compiled (running from TypeScript sources, e.g. under vitest) it
- * builds inline, with the same results.
+ * With mode `inline` it builds on the calling thread, with the same results.
  *
  * @example
  *   const search = createBackgroundSearchIndexBuilder(join(dir, SEARCH_DB_FILE), { asOf: '2026-11-20' });
  *   for (const entry of entries) search.add(entry);
  *   await search.finish();
  */
-import { Worker } from 'node:worker_threads';
-import { existsSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { CatalogError, type ErrorCode } from '../../snapshots/errors.js';
-import { createSearchIndexBuilder, type SearchIndexBuilderOptions } from './index-builder.js';
+import { rmSync } from 'node:fs';
+import { startThread, type ThreadMode, type ThreadService } from '../threads/thread.js';
+import { createSearchIndexBuilder, type SearchIndexBuilder, type SearchIndexBuilderOptions } from './index-builder.js';
 import type { SearchEntry } from './entry.js';
 
 export interface BackgroundSearchIndexBuilder {
@@ -27,35 +24,50 @@ export interface BackgroundSearchIndexBuilder {
   abort(): Promise<void>;
 }
 
-/** What the worker sends back: done, or the error that stopped the build. */
-export type SearchWorkerReply = { done: true } | { error: { code: ErrorCode | null; message: string; details?: Record<string, unknown> } };
-export type SearchWorkerMessage = { entries: SearchEntry[] } | { finish: true };
+export type SearchRequest = { entries: SearchEntry[] } | { finish: true } | { abort: true };
+
+/** The builder of one index file; a failed request aborts it (the thread answers nothing more). */
+export const searchService: ThreadService<{ path: string; options: SearchIndexBuilderOptions }, SearchRequest, null> = {
+  name: 'search index',
+  entry: new URL('./search-worker.js', import.meta.url),
+  create({ path, options }) {
+    let builder: SearchIndexBuilder | null = createSearchIndexBuilder(path, options);
+    return (request) => {
+      if (builder === null) throw new Error('the search index build has stopped');
+      try {
+        if ('entries' in request) for (const e of request.entries) builder.add(e);
+        else if ('finish' in request) {
+          builder.finish();
+          builder = null;
+        } else {
+          builder.abort();
+          builder = null;
+        }
+      } catch (err) {
+        builder?.abort();
+        builder = null;
+        throw err;
+      }
+      return null;
+    };
+  },
+};
 
 const BATCH = 2_000;
 
-export function createBackgroundSearchIndexBuilder(path: string, options: SearchIndexBuilderOptions = {}): BackgroundSearchIndexBuilder {
-  const workerUrl = new URL('./search-worker.js', import.meta.url);
-  if (!existsSync(fileURLToPath(workerUrl))) return createInlineBuilder(path, options);
-
-  const worker = new Worker(workerUrl, { workerData: { path, options } });
+export function createBackgroundSearchIndexBuilder(path: string, options: SearchIndexBuilderOptions = {}, mode: ThreadMode = 'worker'): BackgroundSearchIndexBuilder {
+  const thread = startThread(searchService, { path, options }, mode);
   let batch: SearchEntry[] = [];
   let failure: Error | null = null;
-  const result = new Promise<void>((resolve, reject) => {
-    worker.on('message', (reply: SearchWorkerReply) => {
-      if ('done' in reply) return resolve();
-      const e = reply.error;
-      reject(e.code ? new CatalogError(e.code, e.message, e.details ?? {}) : new Error(`search index worker failed: ${e.message}`));
+  const send = (request: SearchRequest) =>
+    thread.call(request).catch((err: Error) => {
+      failure ??= err;
+      throw err;
     });
-    worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(`search index worker exited with code ${code}`)));
-  });
-  // Never an unhandled rejection: the failure is re-thrown by add/finish.
-  result.catch((err: Error) => {
-    failure ??= err;
-  });
   const flush = () => {
     if (batch.length === 0) return;
-    worker.postMessage({ entries: batch } satisfies SearchWorkerMessage);
+    // A failed batch is remembered (the next add or finish throws it); never an unhandled rejection.
+    send({ entries: batch }).catch(() => undefined);
     batch = [];
   };
   return {
@@ -66,29 +78,19 @@ export function createBackgroundSearchIndexBuilder(path: string, options: Search
     },
     async finish() {
       flush();
-      worker.postMessage({ finish: true } satisfies SearchWorkerMessage);
       try {
-        await result;
+        // The first failure is the one worth reporting (later requests only say the build stopped).
+        await send({ finish: true }).catch(() => undefined);
+        if (failure) throw failure;
       } finally {
-        await worker.terminate();
+        await thread.close();
       }
     },
     async abort() {
-      await worker.terminate();
+      // A worker is stopped at once (its handle dies with it); inline, the builder closes its handle.
+      if (mode === 'inline') await thread.call({ abort: true }).catch(() => undefined);
+      await thread.close();
       removeIndexFiles(path);
-    },
-  };
-}
-
-function createInlineBuilder(path: string, options: SearchIndexBuilderOptions): BackgroundSearchIndexBuilder {
-  const builder = createSearchIndexBuilder(path, options);
-  return {
-    add: (entry) => builder.add(entry),
-    async finish() {
-      builder.finish();
-    },
-    async abort() {
-      builder.abort();
     },
   };
 }

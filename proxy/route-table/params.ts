@@ -3,7 +3,7 @@
  * parameters"), each declared once with its text for the document and its check. The checks run
  * before any store is touched, so a value that fails them never becomes an object key.
  */
-import { DISCOVER_FEEDS, isObjectKey } from '../../snapshots/keys.js';
+import { DISCOVER_FEEDS, SNAPSHOT_FILE_NAME, isObjectKey, isSnapshotFileName } from '../../snapshots/keys.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { ID_PATTERN, SLUG_PATTERN } from '../../snapshots/ids.js';
 import { GAMES, RANGES } from '../../snapshots/records.js';
@@ -12,9 +12,11 @@ import { SNAPSHOT_ID } from '../openapi/headers.js';
 import { parseSearchQuery } from '../search/query.js';
 import { requireGame, requireId, requireOneOf, requireSetCode, requireSlug } from '../serve-object/validate.js';
 import { requireSnapshotId } from '../snapshot-files/snapshot-files.js';
+import { isPackHash } from '../../snapshots/packs/pack-reader.js';
 import { pathParam, queryParam, type DocumentedParam } from './param.js';
 
 export const DEFAULT_RANGE = '30d';
+
 const present = (raw: string | undefined | null): string | undefined => raw ?? undefined;
 
 export const Id = pathParam({
@@ -106,6 +108,32 @@ export const BulkName = pathParam({
   description: 'A bulk file name as `GET /v1/bulk` lists it (`cards`, `figures`, `oracle`, `sets`, `changes`).',
   schema: { type: 'string', pattern: SLUG_PATTERN.source },
   check: (raw) => requireSlug(present(raw), 'name'),
+});
+
+/** A pack's name is its SHA-256; checked before it becomes a path (the pack must also be listed by the manifest). */
+export const PackHash = pathParam({
+  component: 'PackHash', name: 'sha256',
+  description: 'The SHA-256 (64 lower-case hex digits) of a pack the snapshot\'s manifest lists in `packs`.',
+  schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  check: (raw) => {
+    if (raw === undefined || raw === null || !isPackHash(raw)) {
+      throw new CatalogError('invalid_parameter', 'sha256 must be the SHA-256 of a pack: 64 lower-case hex digits', { parameter: 'sha256' });
+    }
+    return raw;
+  },
+});
+
+/** A file of a packed snapshot by the name its manifest lists in `files`: one segment, no `..`. */
+export const SnapshotFileName = pathParam({
+  component: 'SnapshotFileName', name: 'name',
+  description: 'A file of a packed snapshot as its manifest lists it in `files` (`objects.sqlite`, `search.sqlite`, `changes.ndjson`).',
+  schema: { type: 'string', pattern: SNAPSHOT_FILE_NAME.source, maxLength: 64, examples: ['objects.sqlite'] },
+  check: (raw) => {
+    if (raw === undefined || raw === null || !isSnapshotFileName(raw)) {
+      throw new CatalogError('invalid_parameter', 'name must be a file the manifest lists, such as objects.sqlite', { parameter: 'name' });
+    }
+    return raw;
+  },
 });
 
 /** `page` and `limit` of every list route, checked together by http/params.ts `parseListParams`. */

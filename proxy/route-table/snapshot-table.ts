@@ -8,10 +8,11 @@ import { answerSnapshot } from '../routes/snapshot.js';
 import { answerChanges } from '../routes/snapshot-changes.js';
 import { answerManifest, answerSignature } from '../routes/snapshot-manifest.js';
 import { answerObject } from '../routes/snapshot-objects.js';
+import { answerPack, answerSnapshotFile } from '../routes/snapshot-packs.js';
 import { answerPublicKey } from '../routes/snapshot-public-key.js';
 import { HEAD, PINNED, SNAPSHOT_TAG, download, pinnedErrors, small } from '../openapi/routes-snapshot.js';
 import { ref } from '../openapi/schema-kit.js';
-import { BulkName, ObjectKey, SinceSnapshot, Snapshot } from './params.js';
+import { BulkName, ObjectKey, PackHash, SinceSnapshot, Snapshot, SnapshotFileName } from './params.js';
 import { route, type Route } from './route.js';
 
 export function snapshotTable(): Route[] {
@@ -74,6 +75,26 @@ export function snapshotTable(): Route[] {
         body: { type: 'string', contentMediaType: 'application/gzip', description: 'The gzip of the enveloped JSON document.' },
         errors: pinnedErrors(404),
       }, ['X-Snapshot-Id']) },
+    }),
+    route({
+      path: '/v1/snapshot/packs/{sha256}', params: { sha256: PackHash, snapshot: Snapshot },
+      answer: { handler: (c, { values }, deps) => answerPack(c, deps.files, values.sha256, values.snapshot) },
+      doc: { tag: SNAPSHOT_TAG, operation: (parameters) => download({
+        operationId: 'getSnapshotPack', summary: 'One pack file of a packed snapshot',
+        description: `A packed snapshot (manifest \`version\` 2) stores its objects in shared, immutable pack files named by their SHA-256; the manifest lists them in \`packs\` with their sizes, and the object index (\`GET /v1/snapshot/files/objects.sqlite\`) says where each object lies. Only a pack the pinned snapshot's manifest lists is served (else 404, and 404 for a snapshot that is not packed). The ETag is the pack's SHA-256; a broken download resumes with \`Range: bytes=<bytes you have>-\` and \`If-Range: <ETag>\`. A mirror fetches only the packs it does not hold yet (docs/mirroring.md). ${HEAD}`,
+        parameters, mediaType: 'application/octet-stream', filename: false,
+        body: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The pack: stored objects back to back, no framing.' }, errors: pinnedErrors(404, 416),
+      }) },
+    }),
+    route({
+      path: '/v1/snapshot/files/{name}', params: { name: SnapshotFileName, snapshot: Snapshot },
+      answer: { handler: (c, { values }, deps) => answerSnapshotFile(c, deps.files, values.name, values.snapshot) },
+      doc: { tag: SNAPSHOT_TAG, operation: (parameters) => download({
+        operationId: 'getSnapshotFile', summary: 'One file of a packed snapshot',
+        description: `A file the pinned packed snapshot's manifest lists in \`files\`: \`objects.sqlite\` (the object index: key → pack, offset, length, SHA-256), \`search.sqlite\` (the search index), \`changes.ndjson\` (the keys changed since the previous snapshot). Any other name, or a snapshot that is not packed, is 404. The ETag is the SHA-256 the manifest lists; \`Range\`/\`If-Range\` as for the bulk files. ${HEAD}`,
+        parameters, mediaType: 'application/octet-stream', filename: true,
+        body: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, byte for byte (SQLite databases, NDJSON).' }, errors: pinnedErrors(404, 416),
+      }) },
     }),
     route({
       path: '/v1/bulk', params: { snapshot: Snapshot },

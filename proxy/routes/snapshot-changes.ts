@@ -9,7 +9,6 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Context } from 'hono';
-import { CatalogError } from '../../snapshots/errors.js';
 import { API_VERSION, SCHEMA_VERSION, toTimestamp } from '../../snapshots/envelope.js';
 import type { SnapshotReader } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';

@@ -6,7 +6,7 @@
  *   const snap = await source.current();               // null before the first publish
  *   const bytes = await snap?.get('v1/catalog/summary.json.gz');
  */
-import { copyFileSync, linkSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, existsSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, existsSync, type Dirent } from 'node:fs';
 import { writeFile, readdir, unlink, stat, readFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,7 @@ import { isSnapshotId, readCurrentId } from './pointer.js';
 import { makeDirs, makeDirsSync } from './make-dirs.js';
 import { createPackedSnapshots, type PackedSnapshots } from './packed-fs.js';
 import { isPackHash } from '../packs/pack-reader.js';
-import { PACK_SUFFIX } from '../packs/pack-writer.js';
+import { PACK_SUFFIX, packFileName } from '../packs/pack-writer.js';
 
 /**
  * A snapshot folder of either layout: packed (an object index beside the search index, objects in
@@ -47,6 +47,10 @@ function packedReader(root: string, id: string, packed: PackedSnapshots): Snapsh
       return openFsFile(join(dir, name));
     },
     entries: () => packed.entries(id),
+    async pack(sha256) {
+      // The hash becomes a path: its shape is checked here too, not only by the route.
+      return isPackHash(sha256) ? openFsFile(join(root, PACKS_DIR, packFileName(sha256))) : null;
+    },
   };
 }
 

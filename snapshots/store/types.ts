@@ -13,6 +13,12 @@ export interface SnapshotReader {
   file(name: string): Promise<SnapshotFile | null>;
   /** Every object of the snapshot, sorted by key (the manifest's lines, or a packed snapshot's index). */
   entries(): AsyncIterable<SnapshotEntry>;
+  /**
+   * A pack file of the snapshot root (`packs/<sha256>.pack`), or null when absent, for the mirror
+   * route. The caller checks that the snapshot's manifest lists it and that `sha256` is a hash.
+   * Optional: a store that cannot serve whole packs answers 404 to mirrors, not a wrong file.
+   */
+  pack?(sha256: string): Promise<SnapshotFile | null>;
 }
 
 /** One object as a snapshot lists it: its key, and the size and SHA-256 of its stored bytes. */

@@ -6,23 +6,23 @@
  * the origin's audit rows) and end with the origin's bytes. Bad input (wrong key, tampered manifest,
  * a folder that is not a mirror) fails clearly and leaves the previous mirror serving.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { chmodSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { type ServerProcess } from '../helpers/server-process.js';
+import { expectNginxLikeOrigin, startMirrorOrigin } from '../helpers/mirror-origin.js';
 import { nginxMissing, startNginx } from '../helpers/nginx.js';
+import { sendHalfThenBreak, startRelay, type Relay } from '../helpers/relay.js';
 import { request } from 'undici';
 
 let dir: string;
 let origin: string;
 let catalog: string;
 let server: ServerProcess | null = null;
-let relay: Server | null = null;
+let relay: Relay | null = null;
 let relayUrl: string;
 const relayLog: { path: string; range: string | undefined }[] = [];
 let cutNextBulk = true;
@@ -87,50 +87,26 @@ beforeAll(async () => {
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(0);
   }
-  const minted = await runCli(['keys', 'mint', '--state', join(dir, 'state.sqlite'), '--tenant', 'mirror', '--tier', 'enterprise', '--json']);
-  expect(minted.code, minted.stderr).toBe(0);
-  writeFileSync(join(dir, 'key.txt'), JSON.parse(minted.stdout).key + '\n', { mode: 0o600 });
-  server = await startServerProcess(
-    ['serve', '--snapshots', origin, '--state', join(dir, 'state.sqlite'), '--port', '0', '--workers', '1', '--public-key', pub()],
-    { env: { CATALOG_TIER_LIMITS: 'enterprise=999999999' } },
-  );
-  // A relay in front of the origin that breaks the first bulk download after half its bytes.
-  const target = new URL(server.url);
-  relay = createServer((req, res) => {
-    relayLog.push({ path: req.url ?? '', range: req.headers.range });
-    const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      const cut = cutNextBulk && (req.url ?? '').startsWith('/v1/bulk/cards') && upRes.statusCode === 200;
-      if (!cut) {
-        upRes.pipe(res);
-        return;
-      }
+  server = await startMirrorOrigin(dir, origin, pub());
+  relay = await startRelay(server.url, {
+    before(req) {
+      relayLog.push({ path: req.url ?? '', range: req.headers.range });
+      return false;
+    },
+    after(req, upRes, res) {
+      if (!(cutNextBulk && (req.url ?? '').startsWith('/v1/bulk/cards') && upRes.statusCode === 200)) return false;
       cutNextBulk = false;
-      const half = Math.floor(Number(upRes.headers['content-length']) / 2);
-      let sent = 0;
-      upRes.on('data', (chunk: Buffer) => {
-        if (sent >= half) return;
-        const part = chunk.subarray(0, half - sent);
-        sent += part.length;
-        const last = sent >= half;
-        if (last) upRes.destroy();
-        // Break the connection only once the first half has left, so the client really holds it.
-        res.write(part, () => {
-          if (last) setTimeout(() => res.socket?.destroy(), 50);
-        });
-      });
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
+      sendHalfThenBreak(upRes, res);
+      return true;
+    },
   });
-  await new Promise<void>((r) => relay!.listen(0, '127.0.0.1', r));
-  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+  relayUrl = relay.url;
 }, 120_000);
 
 afterAll(async () => {
   server?.child.kill('SIGTERM');
   await server?.exited;
-  await new Promise<void>((r) => (relay ? relay.close(() => r()) : r()));
+  await relay?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -237,28 +213,13 @@ describe('catalog mirror', () => {
     const nginx = await startNginx(mirrorDir(), join(dir, 'nginx'));
     if (nginx === null) return nginxMissing(ctx, 'the nginx mirror check');
     try {
-      const key = readFileSync(join(dir, 'key.txt'), 'utf8').trim();
       const { entries } = manifestOf(origin);
       const card = entries.find((e) => e.key.startsWith('v1/cards/') && e.key.endsWith('/3mo.json.gz'))!.key.split('/')[2];
       const figure = entries.find((e) => /^v1\/figures\/[^/]+\.json\.gz$/.test(e.key))!.key.slice('v1/figures/'.length, -'.json.gz'.length);
       const set = entries.find((e) => /^v1\/sets\/[^/]+\/[^/]+\/page-1\.json\.gz$/.test(e.key))!.key.split('/');
       const paths = [`/v1/cards/${card}?range=3mo`, `/v1/cards/${card}`, `/v1/figures/${figure}`, `/v1/sets/${set[2]}/${set[3]}`,
         '/v1/catalog/summary', '/v1/bulk/cards', '/v1/snapshot/manifest'];
-      for (const path of paths) {
-        const o = await request(`${server!.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
-        const m = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
-        const ob = Buffer.from(await o.body.arrayBuffer());
-        const mb = Buffer.from(await m.body.arrayBuffer());
-        expect([path, m.statusCode], path).toEqual([path, 200]);
-        expect(mb.equals(ob), path).toBe(true);
-        expect(m.headers.etag, path).toBe(o.headers.etag);
-        expect(m.headers['cache-control'], path).toBe(o.headers['cache-control']);
-        expect(m.headers['x-snapshot-id'], path).toBe(o.headers['x-snapshot-id']);
-        const again = await request(`${nginx.url}${path}`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(o.headers.etag) } });
-        await again.body.dump();
-        expect(again.statusCode, path).toBe(304);
-        expect(again.headers.etag, path).toBe(o.headers.etag);
-      }
+      await expectNginxLikeOrigin(dir, server!.url, nginx.url, paths);
       // A document's Content-Type matches too, and a bulk download resumes at nginx like at the origin.
       const doc = await request(`${nginx.url}/v1/catalog/summary`, { headers: { 'accept-encoding': 'gzip' } });
       await doc.body.dump();

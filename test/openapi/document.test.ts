@@ -76,12 +76,12 @@ describe('examples', () => {
   it('every operation of the document carries its captured example', () => {
     const doc = buildOpenApiDocument();
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item)) as { operationId: string; responses: Record<string, any> }[];
-    // The document itself, and binary downloads (gzip bytes make no example), carry none.
-    const binary = (op: (typeof ops)[number]) => 'application/gzip' in (op.responses[200]?.content ?? {});
+    // The document itself, and binary downloads (gzip bytes, packs, SQLite files make no example), carry none.
+    const binary = (op: (typeof ops)[number]) => ['application/gzip', 'application/octet-stream'].some((t) => t in (op.responses[200]?.content ?? {}));
     const withoutExample = ops.filter((op) => op.operationId !== 'getOpenApi' && !binary(op))
       .map((op) => op.operationId).filter((id) => !(id in committedExamples().operations));
     expect(withoutExample).toEqual([]);
-    expect(ops.filter(binary).map((op) => op.operationId).sort()).toEqual(['getBulkFile', 'getSnapshotObject']);
+    expect(ops.filter(binary).map((op) => op.operationId).sort()).toEqual(['getBulkFile', 'getSnapshotFile', 'getSnapshotObject', 'getSnapshotPack']);
     expect(Object.keys(committedExamples().errors).sort()).toEqual(['400', '401', '403', '404', '405', '410', '416', '429', '500', '503']);
   });
 });

@@ -10,7 +10,10 @@
  * the signature route has a 200 (pinned to the second) and a 404, and the changes route a real
  * `since`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManifestHeader } from '../../snapshots/manifest.js';
 import { createApp } from '../../proxy/app.js';
 import { loadConfig } from '../../proxy/config.js';
 import { signSessionCookie } from '../../proxy/gate/session.js';
@@ -294,6 +297,19 @@ describe('snapshot, bulk and mirror routes answer as the document says', () => {
     await expectStatus(400, main, 'GET', '/v1/bulk/Not_A_Name', partner);
     await expectStatus(404, main, 'GET', '/v1/bulk/nothing', partner);
     await pinnedErrors('/v1/bulk/sets');
+  });
+
+  it('getSnapshotPack and getSnapshotFile: 200, 206, 304, 416; 400 for a malformed name, 404 for one the manifest does not list; every documented error', async () => {
+    const header = JSON.parse(readFileSync(join(catalog.root, 'current', 'manifest.ndjson'), 'utf8').split('\n')[0]) as ManifestHeader;
+    const pack = `/v1/snapshot/packs/${header.packs![0].sha256}`;
+    await ranges(pack);
+    await expectStatus(400, main, 'GET', '/v1/snapshot/packs/not-a-hash', partner);
+    await expectStatus(404, main, 'GET', `/v1/snapshot/packs/${'0'.repeat(64)}`, partner);
+    await pinnedErrors(pack);
+    await ranges('/v1/snapshot/files/objects.sqlite');
+    await expectStatus(400, main, 'GET', '/v1/snapshot/files/.hidden', partner);
+    await expectStatus(404, main, 'GET', '/v1/snapshot/files/manifest.ndjson', partner);
+    await pinnedErrors('/v1/snapshot/files/objects.sqlite');
   });
 });
 

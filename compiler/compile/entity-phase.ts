@@ -1,0 +1,136 @@
+/**
+ * The compile's `cards and figures` phase: the price file is streamed once, and each card and figure
+ * is either re-used from the previous snapshot (same input fingerprint) or rendered on the render
+ * threads while its price series is at hand, keeping only a small price summary per entity.
+ */
+import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
+import { figureKey } from '../../snapshots/keys.js';
+import { fingerprint, stableJson } from '../../snapshots/codec.js';
+import { streamPrices, type CatalogSource, type LoadedCatalog } from '../source/index.js';
+import { createFxLookup } from '../render/fx.js';
+import { summarizePrices } from '../render/price-summary.js';
+import type { FxLookup, PriceSummary } from '../render/types.js';
+import { extendPriceRange, type PriceRange } from '../render/summary.js';
+import type { ThreadMode } from '../threads/thread.js';
+import { cardKeys, type EntityJob } from './entity-jobs.js';
+import type { ObjectTable } from './object-table.js';
+import type { PackOutput } from './pack-output.js';
+import { createEntityPool } from './pool.js';
+import type { PreviousSnapshot } from './previous.js';
+import type { ProgressSink } from './progress.js';
+
+export interface PriceSummaries {
+  cards: Map<string, PriceSummary>;
+  figures: Map<string, PriceSummary>;
+  /** First and last priced day over all series (catalog summary). */
+  range: PriceRange;
+}
+
+const BATCH = 64;
+
+export interface EntityPhase {
+  out: PackOutput;
+  previous: PreviousSnapshot | null;
+  table: ObjectTable;
+  codeHash: string;
+  workers: number;
+  threads: ThreadMode;
+  progress: ProgressSink;
+}
+
+/**
+ * Streams the price file once. Each card/figure is either re-used from the previous snapshot (same
+ * input fingerprint: record, set or series, raw price line, FX quotes used) or sent to the workers.
+ */
+export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
+  const fx = createFxLookup(catalog.fxRates);
+  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
+  // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
+  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
+    for (const o of objects) {
+      const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
+      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input, at: p.out.write(bytes) });
+    }
+  }, p.threads);
+  let batch: EntityJob[] = [];
+  let batchEntities = 0;
+  let reused = 0;
+  const flush = async () => {
+    const jobs = batch;
+    const n = batchEntities;
+    batch = [];
+    batchEntities = 0;
+    await pool.submit(jobs);
+    p.progress.advance(n);
+  };
+  const setJson = new Map<string, string>();
+  const seriesJson = new Map<string, string>();
+
+  const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
+    const summary = prices ? summarizePrices(prices) : null;
+    if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
+    const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
+    let job: EntityJob;
+    let keys: string[];
+    const prev = p.previous;
+    if (entity === 'card') {
+      const card = catalog.cards.get(id) as CardRecord;
+      const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
+      const sKey = `${set.game}/${set.code}`;
+      let sj = setJson.get(sKey);
+      if (sj === undefined) setJson.set(sKey, (sj = stableJson(set)));
+      const input = fingerprint(p.codeHash, stableJson(card), sj, text ?? '', fxPart);
+      keys = cardKeys(id);
+      job = { kind: 'card', card, set, prices, input };
+    } else {
+      const figure = catalog.figures.get(id) as FigureRecord;
+      const series = catalog.figureSeries.get(figure.seriesId)!;
+      let sj = seriesJson.get(series.id);
+      if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
+      const input = fingerprint(p.codeHash, stableJson(figure), sj, text ?? '', fxPart);
+      keys = [figureKey(id)];
+      job = { kind: 'figure', figure, series, prices, input };
+    }
+    const input = job.input;
+    if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
+      // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
+      for (const k of keys) {
+        const o = prev.objects.get(k)!;
+        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
+      }
+      reused++;
+      if (reused % BATCH === 0) p.progress.advance(BATCH);
+      return;
+    }
+    batch.push(job);
+    batchEntities++;
+    if (batch.length >= BATCH) await flush();
+  };
+
+  try {
+    const priced = { card: new Set<string>(), figure: new Set<string>() };
+    for await (const { record, text } of streamPrices(source, catalog)) {
+      priced[record.entity].add(record.id);
+      summaries.range = extendPriceRange(summaries.range, record);
+      await handle(record.entity, record.id, record, text);
+    }
+    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
+    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
+    await flush();
+    p.progress.advance(reused % BATCH);
+    await pool.drain();
+  } catch (err) {
+    await pool.terminate();
+    throw err;
+  }
+  return summaries;
+}
+
+function fxFingerprint(fx: FxLookup, date: string): string {
+  let s = '';
+  for (const c of CURRENCIES) {
+    const q = fx.quoteOn(date, c);
+    s += q ? `${c}:${q.rate}:${q.date}:${q.source};` : `${c}:-;`;
+  }
+  return s;
+}
