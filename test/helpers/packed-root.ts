@@ -2,7 +2,7 @@
  * A packed snapshot root (issue 17's format) made from a compiled one, for the tests of the readers
  * while `catalog compile` still writes the per-URL layout: every object of the current snapshot
  * appended into packs (the real pack writer), the object index (the real writeObjectIndex), the
- * search index, bulk files and change list copied, a version-2 manifest, a real Ed25519 signature,
+ * search index, bulk files and change list copied (when the compiled snapshot has them), a version-2 manifest, a real Ed25519 signature,
  * and the pointer. A root that is packed already (compile writes packs) is returned as it is.
  *
  * @example
@@ -50,9 +50,10 @@ export async function packedRoot(compiledRoot: string, out: string, options: { p
   const db = new Database(join(dir, OBJECT_INDEX_FILE));
   writeObjectIndex(db, sealed.map((p) => ({ sha256: p.sha256, size: p.size })), rows);
   db.close();
-  copyFileSync(join(from, SEARCH_DB_FILE), join(dir, SEARCH_DB_FILE));
-  copyFileSync(join(from, CHANGES_FILE), join(dir, CHANGES_FILE));
-  cpSync(join(from, BULK_DIR), join(dir, BULK_DIR), { recursive: true });
+  // What a hand-made fixture (snapshot-fixture.ts) lacks is left out of the packed one too.
+  const copied = [SEARCH_DB_FILE, CHANGES_FILE].filter((name) => existsSync(join(from, name)));
+  for (const name of copied) copyFileSync(join(from, name), join(dir, name));
+  if (existsSync(join(from, BULK_DIR))) cpSync(join(from, BULK_DIR), join(dir, BULK_DIR), { recursive: true });
   const fileRef = (name: string) => {
     const bytes = readFileSync(join(dir, name));
     return { name, size: statSync(join(dir, name)).size, sha256: sha256(bytes) };
@@ -61,7 +62,7 @@ export async function packedRoot(compiledRoot: string, out: string, options: { p
     ...header!,
     version: MANIFEST_VERSION_PACKS,
     packs: sealed.map((p) => ({ sha256: p.sha256, size: p.size })),
-    files: [fileRef(OBJECT_INDEX_FILE), fileRef(SEARCH_DB_FILE), fileRef(CHANGES_FILE)],
+    files: [OBJECT_INDEX_FILE, ...copied].map(fileRef),
   };
   const manifest = Buffer.from(JSON.stringify(packed) + '\n');
   const keys = generateSigningKeys();
