@@ -221,7 +221,7 @@ suite('packed snapshots served from S3 (Swift)', () => {
     const app = appOver(source(unreachable));
     try {
       expect((await app.request('/readyz')).status).toBe(503);
-      expect(app.errors[0]?.fields).toMatchObject({ reason: 'no_snapshot' });
+      expect(app.errors[0]?.fields).toMatchObject({ reason: 'snapshots_unreadable' });
       expect(String(app.errors[0]?.fields.detail)).toMatch(/cannot reach the S3 endpoint/);
     } finally {
       app.close();
