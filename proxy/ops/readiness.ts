@@ -33,7 +33,11 @@ export interface ReadinessDeps {
   clock?: () => number;
 }
 
-const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+const firstLine = (err: unknown): string => {
+  const line = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+  // A store's failure is wrapped in a message fit for partners; the operator needs its cause.
+  return err instanceof Error && err.cause !== undefined ? `${line} (${firstLine(err.cause)})` : line;
+};
 
 export function createReadiness(deps: ReadinessDeps): Readiness {
   const clock = deps.clock ?? Date.now;

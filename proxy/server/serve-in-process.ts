@@ -37,7 +37,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
     cacheDir: snapshotCacheDir(options),
     pollMs: options.snapshotPollMs,
     env: options.env,
-    onError: (err, id) => log(`catalog serve: cannot fetch snapshot ${id} from ${options.snapshots}: ${firstLine(err)}`),
+    onError: (err, id) => log(`catalog serve: cannot fetch snapshot ${id} from ${options.snapshots}: ${firstLine(err)}${err instanceof Error && err.cause instanceof Error ? ` (${firstLine(err.cause)})` : ''}`),
   });
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.

@@ -104,7 +104,8 @@ interface Local {
 }
 
 export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): BlobSnapshotSource {
-  const { store, cacheDir } = options;
+  const { cacheDir } = options;
+  const store = unreadableAsUnavailable(options.store);
   const pollMs = positive(options.pollMs ?? DEFAULT_POLL_MS, 'pollMs');
   const graceMs = positive(options.graceMs ?? DEFAULT_GRACE_MS, 'graceMs');
   const chunkBytes = positive(options.streamChunkBytes ?? STREAM_CHUNK_BYTES, 'streamChunkBytes');
@@ -366,6 +367,37 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
       locals.clear();
       await store.close();
     },
+  };
+}
+
+/** Store failures the proxy may answer with: a missing or corrupt object is the snapshot's fault, the rest the store's. */
+const SNAPSHOT_FAULTS = new Set(['corrupt_object', 'range_not_satisfiable', 'invalid_parameter']);
+
+/**
+ * The store with its failures (unreachable, refused credentials, missing bucket, I/O) turned into
+ * 503 `unavailable` with a message fit for a partner: the S3 error names the endpoint, the bucket
+ * and the credentials, which are the operator's business (and a 403 about credentials would read
+ * as the partner's key being refused). The operator's message stays the cause, logged with the
+ * request (proxy/errors.ts), with readiness and with a failed switch.
+ */
+function unreadableAsUnavailable(store: BlobStore): BlobStore {
+  const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await call(...args);
+    } catch (err) {
+      if (err instanceof CatalogError && SNAPSHOT_FAULTS.has(err.code)) throw err;
+      throw new CatalogError('unavailable', 'the snapshot store cannot be read right now; try again later', {}, { cause: err });
+    }
+  };
+  return {
+    location: store.location,
+    put: guard(store.put.bind(store)),
+    get: guard(store.get.bind(store)),
+    getRange: guard(store.getRange.bind(store)),
+    head: guard(store.head.bind(store)),
+    list: (prefix) => store.list(prefix),
+    delete: guard(store.delete.bind(store)),
+    close: () => store.close(),
   };
 }
 

@@ -139,6 +139,19 @@ describe('catalog serve --workers 2', () => {
     expect(r.stderr).toContain('--port');
   });
 
+  it('when --snapshots is neither a folder nor s3://bucket/prefix then it exits with the usage code and says what to give', () => {
+    const state = join(dir, 'state.sqlite');
+    const ftp = runCli(['serve', '--snapshots', 'ftp://host/snaps', '--state', state, '--port', '0']);
+    expect(ftp.status).toBe(64);
+    expect(ftp.stderr).toContain('--snapshots: ftp:// is not a store; give a folder path or s3://bucket/prefix');
+    const bucket = runCli(['serve', '--snapshots', 's3://No_Such/snaps', '--state', state, '--port', '0']);
+    expect(bucket.status).toBe(64);
+    expect(bucket.stderr).toContain('"No_Such" is not a bucket name');
+    const poll = runCli(['serve', '--snapshots', 's3://snaps/catalog', '--state', state, '--port', '0', '--poll-seconds', '0']);
+    expect(poll.status).toBe(64);
+    expect(poll.stderr).toContain('--poll-seconds');
+  });
+
   it('when --snapshots names a file then it exits with the usage code instead of serving 503s', () => {
     const file = join(dir, 'not-a-root');
     writeFileSync(file, 'x');

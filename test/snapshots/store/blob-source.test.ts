@@ -215,7 +215,7 @@ suite('packed snapshots served from S3 (Swift)', () => {
     }
   });
 
-  it('is not ready while the store cannot be read, and says why', async () => {
+  it('is not ready while the store cannot be read, and says why in the log, not to partners', async () => {
     expect((await s3App.request('/readyz')).status).toBe(200);
     const unreachable = createS3BlobStore({ bucket: bucket.name, prefix: 'catalog/', env: { ...bucket.env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_MAX_ATTEMPTS: '1' } });
     const app = appOver(source(unreachable));
@@ -223,6 +223,13 @@ suite('packed snapshots served from S3 (Swift)', () => {
       expect((await app.request('/readyz')).status).toBe(503);
       expect(app.errors[0]?.fields).toMatchObject({ reason: 'snapshots_unreadable' });
       expect(String(app.errors[0]?.fields.detail)).toMatch(/cannot reach the S3 endpoint/);
+      // A partner gets a 503 that names neither the endpoint nor the bucket; the log has both.
+      const res = await app.request('/v1/catalog/summary');
+      expect(res.status).toBe(503);
+      const body = await res.text();
+      expect(JSON.parse(body)).toMatchObject({ error: 'unavailable', message: 'the snapshot store cannot be read right now; try again later' });
+      expect(body).not.toContain(bucket.name);
+      expect(app.errors.at(-1)).toMatchObject({ message: 'snapshot store unavailable', fields: { cause: expect.stringMatching(/127\.0\.0\.1:9/) } });
     } finally {
       app.close();
     }
