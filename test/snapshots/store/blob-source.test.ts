@@ -229,7 +229,7 @@ suite('packed snapshots served from S3 (Swift)', () => {
       const body = await res.text();
       expect(JSON.parse(body)).toMatchObject({ error: 'unavailable', message: 'the snapshot store cannot be read right now; try again later' });
       expect(body).not.toContain(bucket.name);
-      expect(app.errors.at(-1)).toMatchObject({ message: 'snapshot store unavailable', fields: { cause: expect.stringMatching(/127\.0\.0\.1:9/) } });
+      expect(app.errors.at(-1)).toMatchObject({ message: 'snapshot data unavailable', fields: { cause: expect.stringMatching(/127\.0\.0\.1:9/) } });
     } finally {
       app.close();
     }
