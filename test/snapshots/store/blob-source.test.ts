@@ -5,7 +5,7 @@
  * and header for header. Then what only a remote store shows: a publish picked up by polling, a
  * missing pack, an unreadable store in /readyz, a version-1 snapshot, and the bounds of the cache.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { loadConfig } from '../../../proxy/config.js';
 import { createKeyStore } from '../../../proxy/keys/store.js';
 import { openStateDb, type StateDb } from '../../../proxy/state/open.js';
 import { isCatalogError } from '../../../snapshots/errors.js';
-import { PACKS_DIR } from '../../../snapshots/keys.js';
+import { OBJECT_INDEX_FILE, PACKS_DIR } from '../../../snapshots/keys.js';
 import { createBlobSnapshotSource, type BlobSnapshotSource } from '../../../snapshots/store/blob-source.js';
 import { createFolderBlobStore } from '../../../snapshots/store/blob-fs.js';
 import type { BlobStore } from '../../../snapshots/store/blob-store.js';
@@ -84,8 +84,9 @@ suite('packed snapshots served from S3 (Swift)', () => {
   let s3App: LoggedApp;
   let fsApp: LoggedApp;
   const sources: BlobSnapshotSource[] = [];
-  const source = (store: BlobStore, options: { objectCacheBytes?: number; pollMs?: number } = {}) => {
-    const made = createBlobSnapshotSource({ store, cacheDir: mkdtempSync(join(dir, 'cache-')), pollMs: options.pollMs ?? 100, objectCacheBytes: options.objectCacheBytes });
+  type SourceOptions = Omit<Parameters<typeof createBlobSnapshotSource>[0], 'store' | 'cacheDir'> & { cacheDir?: string };
+  const source = (store: BlobStore, options: SourceOptions = {}) => {
+    const made = createBlobSnapshotSource({ pollMs: 100, ...options, store, cacheDir: options.cacheDir ?? mkdtempSync(join(dir, 'cache-')) });
     sources.push(made);
     return made;
   };
@@ -233,6 +234,58 @@ suite('packed snapshots served from S3 (Swift)', () => {
     } finally {
       app.close();
     }
+  });
+
+  it('streams a bulk file a chunk at a time, fetching only what the reader takes', async () => {
+    const ranges: number[] = [];
+    const inner = bucket.store('catalog/');
+    const counting: BlobStore = { ...inner, location: inner.location, getRange: (key, offset, length) => (ranges.push(length), inner.getRange(key, offset, length)) };
+    const reader = (await source(counting, { streamChunkBytes: 4096 }).current())!;
+    const file = (await reader.file('bulk/cards.ndjson.gz'))!;
+    expect(file.size).toBeGreaterThan(5 * 4096);
+    ranges.length = 0; // the copies of the index and search files
+    const whole: Buffer[] = [];
+    for await (const chunk of file.stream(0, file.size - 1)) whole.push(chunk as Buffer);
+    expect(Buffer.concat(whole).equals(readFileSync(join(root, reader.id, 'bulk/cards.ndjson.gz')))).toBe(true);
+    expect(Math.max(...ranges)).toBe(4096);
+    expect(ranges.length).toBe(Math.ceil(file.size / 4096));
+    // A client that stops after the first chunk costs a GET or two, not the file.
+    ranges.length = 0;
+    const partial = file.stream(0, file.size - 1);
+    for await (const chunk of partial) {
+      expect((chunk as Buffer).length).toBe(4096);
+      break;
+    }
+    expect(ranges.length).toBeLessThanOrEqual(2);
+  });
+
+  it('copies a snapshot\'s files into the cache folder only when they match the manifest, and removes them once unused for the grace period', async () => {
+    // An object index that is not the one the manifest names: refused, nothing left behind.
+    await uploadRoot(root, bucket.store('badindex/'), { skip: (k) => k === `${second}/${OBJECT_INDEX_FILE}` || k.startsWith(`${PACKS_DIR}/`) });
+    const size = readFileSync(join(root, second, OBJECT_INDEX_FILE)).length;
+    await bucket.store('badindex/').put(`${second}/${OBJECT_INDEX_FILE}`, Buffer.alloc(size, 1));
+    const badCache = mkdtempSync(join(dir, 'cache-'));
+    const err = await source(bucket.store('badindex/'), { cacheDir: badCache }).current().then(() => null, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'corrupt_object', message: expect.stringMatching(/objects\.sqlite: its SHA-256 is [0-9a-f]{64}, not the/) });
+    expect(readdirSync(join(badCache, second))).toEqual([]);
+
+    // Two snapshots in use, then only the current one: the other's folder goes after the grace period.
+    let clock = 1_000_000;
+    const cacheDir = mkdtempSync(join(dir, 'cache-'));
+    const timed = source(bucket.store('catalog/'), { cacheDir, graceMs: 60_000, pollMs: 1_000, now: () => clock });
+    expect((await timed.current())!.id).toBe(second);
+    expect(await timed.open(first)).not.toBeNull();
+    expect(readdirSync(cacheDir).sort()).toEqual([first, second].sort());
+    clock += 30_000;
+    await timed.current();
+    expect(timed.stats().localSnapshots.sort()).toEqual([first, second].sort());
+    clock += 31_000;
+    await timed.current();
+    expect(timed.stats().localSnapshots).toEqual([second]);
+    await until('the folder of the unused snapshot to go', async () => !existsSync(join(cacheDir, first)));
+    expect(existsSync(join(cacheDir, second, OBJECT_INDEX_FILE))).toBe(true);
+    // Opened again, it is copied again.
+    expect(await (await timed.open(first))!.get('v1/catalog/summary.json.gz')).not.toBeNull();
   });
 
   it('refuses a version-1 snapshot with a message that says what to do', async () => {
