@@ -50,6 +50,8 @@ import type { SnapshotFile, SnapshotReader, SnapshotSource } from './types.js';
 export const DEFAULT_POLL_MS = 5_000;
 export const DEFAULT_BLOB_CACHE_BYTES = 32 * 1024 * 1024;
 const DEFAULT_GRACE_MS = 60_000;
+/** How long a failed read of the pointer is answered again before the store is asked anew. */
+const POINTER_RETRY_MS = 1_000;
 /** Sizes of files outside the manifest (the signature) remembered per snapshot, at most. */
 const MAX_KNOWN_SIZES = 64;
 
@@ -119,6 +121,7 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
   let served: string | null = null;
   let pointed: { at: number; id: string | null } | null = null;
   let pointerRead: Promise<string | null> | null = null;
+  let pointerFailure: { at: number; err: unknown } | null = null;
   let objectGets = 0;
   let pointerReads = 0;
 
@@ -138,14 +141,27 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
     return id;
   };
 
-  /** The id `current.json` names, read from the store at most once per pollMs. */
+  /**
+   * The id `current.json` names, read from the store at most once per pollMs. A failed read is
+   * answered again for up to a second: while the store is down, every request would otherwise
+   * send its own GET to it (the proxy does not remember failures, snapshot-pointer.ts).
+   */
   const pointer = (): Promise<string | null> => {
-    if (pointed !== null && now() - pointed.at < pollMs) return Promise.resolve(pointed.id);
+    const at = now();
+    if (pointed !== null && at - pointed.at < pollMs) return Promise.resolve(pointed.id);
+    if (pointerFailure !== null && at - pointerFailure.at < Math.min(pollMs, POINTER_RETRY_MS)) return Promise.reject(pointerFailure.err);
     pointerRead ??= readPointer()
-      .then((id) => {
-        pointed = { at: now(), id };
-        return id;
-      })
+      .then(
+        (id) => {
+          pointed = { at: now(), id };
+          pointerFailure = null;
+          return id;
+        },
+        (err: unknown) => {
+          pointerFailure = { at: now(), err };
+          throw err;
+        },
+      )
       .finally(() => {
         pointerRead = null;
       });

@@ -219,7 +219,8 @@ suite('packed snapshots served from S3 (Swift)', () => {
   it('is not ready while the store cannot be read, and says why in the log, not to partners', async () => {
     expect((await s3App.request('/readyz')).status).toBe(200);
     const unreachable = createS3BlobStore({ bucket: bucket.name, prefix: 'catalog/', env: { ...bucket.env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_MAX_ATTEMPTS: '1' } });
-    const app = appOver(source(unreachable));
+    const down = source(unreachable);
+    const app = appOver(down);
     try {
       expect((await app.request('/readyz')).status).toBe(503);
       expect(app.errors[0]?.fields).toMatchObject({ reason: 'snapshots_unreadable' });
@@ -231,6 +232,10 @@ suite('packed snapshots served from S3 (Swift)', () => {
       expect(JSON.parse(body)).toMatchObject({ error: 'unavailable', message: 'the snapshot store cannot be read right now; try again later' });
       expect(body).not.toContain(bucket.name);
       expect(app.errors.at(-1)).toMatchObject({ message: 'snapshot data unavailable', fields: { cause: expect.stringMatching(/127\.0\.0\.1:9/) } });
+      // Requests while it is down do not each send a GET to it.
+      const reads = down.stats().pointerReads;
+      await Promise.all(Array.from({ length: 20 }, () => app.request('/v1/catalog/summary')));
+      expect(down.stats().pointerReads - reads).toBeLessThanOrEqual(1);
     } finally {
       app.close();
     }
