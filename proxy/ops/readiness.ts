@@ -2,9 +2,9 @@
  * Readiness (`GET /readyz`): the process can answer partners right now, which needs both halves of
  * a request's work: a published snapshot to read (the `current` pointer names one, and the store
  * it lives in can be read: an object store that cannot be reached is `snapshots_unreadable`) and a
- * state file that takes writes (every bearer request commits a rate-counter upsert and an audit row). The
- * write is real: one row rewritten in `readiness_probe`, through the same group commit as the
- * requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
+ * state file that takes writes (every bearer request commits a rate-counter upsert and an audit
+ * row). The write is real: one row rewritten in `readiness_probe`, through the same group commit as
+ * the requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
  *
  * The reason is logged (on a change of state only, so a probe every second does not flood the
  * log); the HTTP answer carries none (health-routes.ts).
