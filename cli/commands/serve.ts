@@ -3,7 +3,8 @@
  * [--port 8080] [--workers N] [--admin-port P [--admin-host 127.0.0.1]] [--snapshot-cache <dir>]
  * [--poll-seconds 5]`: serves the current snapshot behind the key gate until SIGTERM/SIGINT.
  * Prints one stdout line `listening on <url>` once every worker is up (tests and scripts read it;
- * port 0 picks a free port), preceded by `metrics on <url>/metrics` when there is an admin port. The log (one line per request, start and stop) goes to stderr through cli/log.ts.
+ * port 0 picks a free port), preceded by `metrics on <url>/metrics` when there is an admin port.
+ * The log (one line per request, start and stop) goes to stderr through cli/log.ts.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
