@@ -31,6 +31,7 @@ import { BULK_DIR, MANIFEST_FILE } from '../../snapshots/keys.js';
 import { readManifestHeader, type BulkFile, type ChangeEntry, type ManifestEntry } from '../../snapshots/manifest.js';
 import type { SetRecord } from '../../snapshots/records.js';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
+import { createPackReader } from '../../snapshots/packs/pack-reader.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -50,6 +51,11 @@ export interface BulkJob {
   keys?: string[];
   /** SHA-256 of each object of `keys`, in the same order. */
   shas?: string[];
+  /**
+   * Where each object of `keys` is stored, in the same order (packed snapshots): the pack's SHA-256
+   * under `packsDir`, the offset and the length. Without it objects are read from per-URL files.
+   */
+  stored?: { packsDir: string; packs: string[]; offsets: number[]; sizes: number[] };
   /**
    * The objects the previous snapshot's file was built from (keys and hashes, in its line order):
    * a line whose object is unchanged is copied from that file instead of read back and decoded.
@@ -98,6 +104,7 @@ export function documentJob(
   name: 'cards' | 'figures' | 'oracle',
   entries: Iterable<ManifestEntry>,
   previousObjects?: ReadonlyMap<string, { sha256: string }> | null,
+  locate?: { packsDir: string; of(entry: ManifestEntry): { pack: string; offset: number } },
 ): BulkJob {
   const pattern = PATTERNS[name]!;
   const picked: ManifestEntry[] = [];
@@ -110,6 +117,16 @@ export function documentJob(
     keys: picked.map((e) => e.key),
     shas: picked.map((e) => e.sha256),
   };
+  if (locate) {
+    const stored = { packsDir: locate.packsDir, packs: [] as string[], offsets: [] as number[], sizes: [] as number[] };
+    for (const e of picked) {
+      const at = locate.of(e);
+      stored.packs.push(at.pack);
+      stored.offsets.push(at.offset);
+      stored.sizes.push(e.size);
+    }
+    job.stored = stored;
+  }
   if (previousObjects) {
     const before: { key: string; sha256: string }[] = [];
     for (const [key, o] of previousObjects) if (pattern.test(key)) before.push({ key, sha256: o.sha256 });
@@ -171,10 +188,9 @@ function previousLines(path: string, expected: BulkFile) {
 }
 
 /**
- * The bytes of object `key` of the new snapshot. An unchanged object may not be linked into the new
- * folder yet: the compile's reuse thread makes those links while the bulk files build
- * (compiler/compile/reuse-queue.ts). Its bytes are the previous snapshot's object, so it is read
- * from there instead, and accepted only if they hash to the new manifest's SHA-256.
+ * The bytes of object `key` from a folder of per-URL files (a job without `stored`: the bulk files
+ * built on their own, as their tests do). An object missing from `dir` is read from `previousDir`
+ * and accepted only if it hashes to the expected SHA-256.
  */
 function readObject(dir: string, previousDir: string | null, key: string, sha256: string | undefined): Buffer {
   try {
@@ -192,6 +208,10 @@ async function* documentLines(job: BulkJob, dir: string, previousDir: string | n
   const shas = job.shas ?? [];
   const before = reuse && job.previous ? job.previous : null;
   const prev = before && reuse ? previousLines(reuse.path, reuse.file) : null;
+  const stored = job.stored;
+  const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
+  const bytesOf = (i: number, key: string): Buffer =>
+    packs && stored ? packs.read(stored.packs[i], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, key, shas[i]);
   try {
     let p = 0;
     for (let i = 0; i < keys.length; i++) {
@@ -210,11 +230,12 @@ async function* documentLines(job: BulkJob, dir: string, previousDir: string | n
           }
         }
       }
-      yield dataOf(gunzipSync(readObject(dir, previousDir, key, shas[i])).toString('utf8'), key) + '\n';
+      yield dataOf(gunzipSync(bytesOf(i, key)).toString('utf8'), key) + '\n';
     }
     await prev?.finish();
   } finally {
     prev?.close();
+    packs?.close();
   }
 }
 

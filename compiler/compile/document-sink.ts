@@ -12,10 +12,9 @@
  */
 import { fingerprint, gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import { cardKey } from '../../snapshots/keys.js';
-import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import type { ObjectTable } from './object-table.js';
+import type { PackOutput } from './pack-output.js';
 import type { PreviousSnapshot } from './previous.js';
-import type { ReuseQueue } from './reuse-queue.js';
 
 export interface DocumentSink {
   put(key: string, doc: unknown): void;
@@ -26,20 +25,17 @@ export interface DocumentSink {
   putFromCards(key: string, cardIds: readonly string[], render: () => unknown): void;
 }
 
-/** Links go through `reuse` (drained by the caller before the folder is checked and published). */
-export function createDocumentSink(writer: SnapshotWriter, table: ObjectTable, previous: PreviousSnapshot | null, codeHash: string, reuse: ReuseQueue): DocumentSink {
+export function createDocumentSink(out: PackOutput, table: ObjectTable, previous: PreviousSnapshot | null, codeHash: string): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
     const before = previous?.objects.get(key);
     if (!previous || !before || before.input !== input) return false;
-    reuse.push(previous.dir, [key]);
-    table.add({ key, size: before.size, sha256: before.sha256, input }, false);
+    table.add({ key, size: before.size, sha256: before.sha256, input, at: out.reuse(key, before) });
     return true;
   };
   const write = (key: string, json: string, input: string) => {
     const bytes = gzip(json);
-    writer.putSync(key, bytes);
-    table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input }, true);
+    table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
   return {
     put(key, doc) {

@@ -14,12 +14,13 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
-import { figureKey, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import Database from 'better-sqlite3';
+import { figureKey, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { CatalogError } from '../../snapshots/errors.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION, type BulkFile, type ChangeEntry, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type BulkFile, type ChangeEntry, type ManifestEntry, type ManifestHeader, type PackRef } from '../../snapshots/manifest.js';
+import { writeObjectIndex } from '../../snapshots/packs/object-index.js';
 import { createFsSnapshotWriter, listSnapshots, removeTreeSync } from '../../snapshots/store/fs.js';
-import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { openSource, type CatalogSource } from '../source/index.js';
 import { loadCatalog, streamPrices, type LoadedCatalog } from '../source/index.js';
@@ -30,7 +31,8 @@ import type { FxLookup, PriceSummary } from '../render/types.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import { cardKeys, type EntityJob } from './entity-jobs.js';
 import { createEntityPool } from './pool.js';
-import { ObjectTable, type ChangeCounts } from './object-table.js';
+import { ObjectTable, type ChangeCounts, type TableEntry } from './object-table.js';
+import { createPackOutput, type PackOutput } from './pack-output.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
 import { newSnapshotId } from './snapshot-id.js';
@@ -38,9 +40,8 @@ import { rendererCodeHash } from './code-version.js';
 import { silentProgress, type ProgressSink } from './progress.js';
 import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
-import { checkWritten, publishSnapshot } from '../publish/publish.js';
+import { publishSnapshot } from '../publish/publish.js';
 import { acquireCompileLock } from './lock.js';
-import { createReuseQueue, type ReuseQueue } from './reuse-queue.js';
 import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
@@ -61,6 +62,8 @@ export interface CompileOptions {
   now?: () => Date;
   /** Ed25519 private key that signs the manifest. */
   signKey?: KeyObject | null;
+  /** A pack is sealed once it reaches this many bytes (default 256 MiB; tests use small packs). */
+  packBytes?: number;
 }
 
 export interface CompileSummary {
@@ -145,57 +148,49 @@ async function compileLocked(
 ): Promise<CompileSummary> {
   const { keep, progress, now, started } = o;
   const workers = o.workers;
-  progress.phase('previous manifest', null);
+  progress.phase('previous snapshot', null);
   const previous = await loadPreviousSnapshot(options.out);
   // After every folder in the root, complete or not (the lock is held: no other compile adds one).
   const newest = (await listSnapshots(options.out)).at(-1)?.id ?? null;
   const snapshotId = newSnapshotId(now(), newest);
   const writer = createFsSnapshotWriter(options.out, snapshotId);
   makeDirsSync(writer.dir);
-  // Links of unchanged objects are made on a thread of their own (reuse-queue.ts); only a compile
-  // with a previous snapshot has any.
-  const reuse = createReuseQueue(options.out, writer, { thread: previous !== null && workers > 0 });
+  const packsDir = join(options.out, PACKS_DIR);
+  const out = createPackOutput(packsDir, previous, { targetBytes: options.packBytes });
   try {
     const table = new ObjectTable(previous);
     const codeHash = rendererCodeHash();
-    const summaries = await renderEntities(catalog, source, { writer, previous, table, codeHash, workers, progress, reuse });
+    const summaries = await renderEntities(catalog, source, { out, previous, table, codeHash, workers, progress });
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
-    // The search index and the cards and figures bulk files build on their own threads while the
-    // aggregates render here (and the reuse thread finishes its links: the bulk files read an
-    // unchanged object from the previous folder when its link is not there yet, write-bulk.ts); the
-    // oracle, sets and changes bulk files follow once those exist.
+    // The bulk files read objects back from the packs (by pack and offset), so the packs written so
+    // far are sealed first. The search index and the cards and figures bulk files build on their own
+    // threads while the aggregates render here; the oracle, sets and changes bulk files follow.
+    out.seal();
+    const locate = { packsDir, of: (e: ManifestEntry) => out.locate((e as TableEntry).at) };
     const bulkFiles = startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null });
-    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects));
-    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects));
+    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects, locate));
+    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects, locate));
     let counts: ChangeCounts;
     let bulk: BulkFile[];
-    let entries: ManifestEntry[];
     let changes: ChangeEntry[];
     try {
       progress.phase('search index', null);
       const search = await startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress);
       try {
         progress.phase('aggregate documents', null);
-        const sink = createDocumentSink(writer, table, previous, codeHash, reuse);
+        const sink = createDocumentSink(out, table, previous, codeHash);
         renderAggregates(catalog, summaries, summaries.range, sink, progress);
-        // Nothing is linked after the aggregates: wait for the last links and stop the thread.
-        await reuse.drain();
-        await reuse.close();
+        out.seal();
         progress.phase('search index finish', null);
-        // Every object is written by now. Their on-disk check (a stat each: ~4 s at 100,000 cards)
-        // runs here, while the search worker finishes on the other core, instead of in publish
-        // after it, where it held the critical path alone.
-        checkWritten(writer.dir, table.written(), []);
         await search.finish();
       } catch (err) {
         await search.abort();
         throw err;
       }
       ({ counts, changes } = table.diff());
-      entries = table.sorted();
-      bulkFiles.submit(documentJob('oracle', entries, previous?.objects));
+      bulkFiles.submit(documentJob('oracle', table.values(), previous?.objects, locate));
       bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
       bulkFiles.submit(changesJob(changes));
       progress.phase('bulk files', null);
@@ -204,25 +199,28 @@ async function compileLocked(
       await bulkFiles.abort();
       throw err;
     }
+    progress.phase('object index', null);
+    const rewritten = out.compact(table.values());
+    if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
+    const packs = writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table.sorted());
     progress.phase('publish', null);
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
-      version: MANIFEST_VERSION,
+      version: MANIFEST_VERSION_PACKS,
       snapshotId,
       asOf: toTimestamp(catalog.meta.asOf),
       objects: table.size,
       previous: previous?.id ?? null,
       counts,
       bulk,
+      packs,
     };
     const { pruned } = await publishSnapshot({
       root: options.out,
       writer,
       header,
-      entries,
       changes,
       keep,
-      requiredFiles: [SEARCH_DB_FILE],
       signKey: options.signKey,
     });
     return {
@@ -237,22 +235,43 @@ async function compileLocked(
       durationMs: Date.now() - started,
     };
   } catch (err) {
-    // Stop the link thread (if a failure came before the drain) before its folder is removed.
-    await reuse.close();
+    // Sealed packs of a failed compile are content-addressed and unreferenced: the next prune
+    // collects them. The unsealed one and the snapshot folder go now.
+    out.abort();
     // One call at a time, like the prune: half the CPU of fs.promises.rm (docs/benchmarks.md).
     removeTreeSync(writer.dir);
     throw err;
   }
 }
 
+/**
+ * Writes the object index (objects.sqlite) and returns the packs it references. Positions in the
+ * pack list are assigned on a first pass, so the rows can then be streamed in key order.
+ */
+function writeSnapshotIndex(path: string, out: PackOutput, sorted: TableEntry[]): PackRef[] {
+  const { packs, position } = out.finish();
+  for (const e of sorted) position(e.at);
+  const db = new Database(path);
+  try {
+    // A fresh file written once and published only after it is complete: no journal needed.
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    writeObjectIndex(db, packs, (function* () {
+      for (const e of sorted) yield { key: e.key, pack: position(e.at), offset: e.at.offset, length: e.size, sha256: e.sha256, input: e.input };
+    })());
+  } finally {
+    db.close();
+  }
+  return packs;
+}
+
 interface EntityPhase {
-  writer: SnapshotWriter;
+  out: PackOutput;
   previous: PreviousSnapshot | null;
   table: ObjectTable;
   codeHash: string;
   workers: number;
   progress: ProgressSink;
-  reuse: ReuseQueue;
 }
 
 /**
@@ -264,12 +283,11 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
   const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
   const total = catalog.cards.size + catalog.figures.size;
   p.progress.phase('cards and figures', total);
-  // The main thread creates every file (workers only render and compress): see entity-jobs.ts.
+  // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
   const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
     for (const o of objects) {
       const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
-      p.writer.putSync(o.key, bytes);
-      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input }, true);
+      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input, at: p.out.write(bytes) });
     }
   });
   let batch: EntityJob[] = [];
@@ -313,15 +331,13 @@ async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: 
     }
     const input = job.input;
     if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
-      // Unchanged inputs: link the previous objects instead of rendering and compressing again.
+      // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
       for (const k of keys) {
         const o = prev.objects.get(k)!;
-        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input }, false);
+        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
       }
-      p.reuse.push(prev.dir, keys);
       reused++;
       if (reused % BATCH === 0) p.progress.advance(BATCH);
-      await p.reuse.ready();
       return;
     }
     batch.push(job);

@@ -3,7 +3,13 @@
  * snapshot. The manifest and the change list are written from it.
  */
 import type { ManifestEntry, ChangeEntry } from '../../snapshots/manifest.js';
+import type { ObjectLoc } from './pack-output.js';
 import type { PreviousSnapshot } from './previous.js';
+
+/** An object of the new snapshot: its manifest facts and where its bytes are (pack-output.ts). */
+export interface TableEntry extends ManifestEntry {
+  at: ObjectLoc;
+}
 
 export interface ChangeCounts {
   new: number;
@@ -13,9 +19,7 @@ export interface ChangeCounts {
 }
 
 export class ObjectTable {
-  private readonly entries = new Map<string, ManifestEntry>();
-  /** Keys written by this compile (not hard-linked from the previous snapshot). */
-  private readonly writtenKeys: string[] = [];
+  private readonly entries = new Map<string, TableEntry>();
 
   constructor(private readonly previous: PreviousSnapshot | null) {}
 
@@ -28,28 +32,21 @@ export class ObjectTable {
   }
 
   /** The entry recorded for `key`, if any. */
-  get(key: string): ManifestEntry | undefined {
+  get(key: string): TableEntry | undefined {
     return this.entries.get(key);
   }
 
-  /** Records an object; `written` is false when it was linked from the previous snapshot. */
-  add(entry: ManifestEntry, written: boolean): void {
+  add(entry: TableEntry): void {
     if (this.entries.has(entry.key)) throw new Error(`two documents render to the same key: ${entry.key}`);
     this.entries.set(entry.key, entry);
-    if (written) this.writtenKeys.push(entry.key);
-  }
-
-  /** The entries this compile wrote itself: the ones publish checks on disk before switching. */
-  written(): ManifestEntry[] {
-    return this.writtenKeys.map((k) => this.entries.get(k)!);
   }
 
   /** Every entry so far, in insertion order. */
-  values(): IterableIterator<ManifestEntry> {
+  values(): IterableIterator<TableEntry> {
     return this.entries.values();
   }
 
-  sorted(): ManifestEntry[] {
+  sorted(): TableEntry[] {
     return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 

@@ -1,24 +1,38 @@
 /**
- * The previous snapshot's manifest, loaded as a map so the compile can re-use every object whose
- * inputs did not change (hard link instead of render + gzip) and count new/changed/removed keys.
+ * The previous snapshot's objects, loaded as a map so the compile can re-use every object whose
+ * inputs did not change and count new/changed/removed keys. A packed previous snapshot (manifest
+ * version 2) is read from its object index: each object keeps its pack and offset, so the new
+ * snapshot's index points at the same bytes and nothing is read or written for it. A previous
+ * snapshot of the per-URL layout (before issue 17) is read from its manifest lines; its unchanged
+ * objects are copied into the new pack once (pack-output.ts), which is how a root moves to packs.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
-import { MANIFEST_FILE } from '../../snapshots/keys.js';
+import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR } from '../../snapshots/keys.js';
 import { isManifestHeader, MANIFEST_FORMAT, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { readCurrentId } from '../../snapshots/store/pointer.js';
+import { openIndexFile } from '../../snapshots/store/packed-fs.js';
 
 export interface PreviousObject {
   size: number;
   sha256: string;
   input: string | null;
+  /** SHA-256 of the pack that holds the object (packed snapshots only). */
+  pack?: string;
+  offset?: number;
 }
 
 export interface PreviousSnapshot {
   id: string;
   dir: string;
+  /** Folder of the root's packs. */
+  packsDir: string;
+  /** True when the previous snapshot is packed: its objects carry `pack` and `offset`. */
+  packed: boolean;
   objects: Map<string, PreviousObject>;
+  /** Size of each pack the previous index references, by SHA-256 (empty for the per-URL layout). */
+  packSizes: Map<string, number>;
 }
 
 export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapshot | null> {
@@ -27,6 +41,9 @@ export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapsh
   const dir = join(root, id);
   const manifestPath = join(dir, MANIFEST_FILE);
   if (!existsSync(manifestPath)) return null;
+  const packsDir = join(root, PACKS_DIR);
+  const indexPath = join(dir, OBJECT_INDEX_FILE);
+  if (existsSync(indexPath)) return { id, dir, packsDir, packed: true, ...indexObjects(indexPath, id) };
   const objects = new Map<string, PreviousObject>();
   let first = true;
   for (const line of linesSync(manifestPath)) {
@@ -38,7 +55,28 @@ export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapsh
     if (isManifestHeader(item)) continue;
     objects.set(item.key, { size: item.size, sha256: item.sha256, input: item.input });
   }
-  return { id, dir, objects };
+  return { id, dir, packsDir, packed: false, objects, packSizes: new Map() };
+}
+
+/** Every row of a packed snapshot's object index, with its pack's SHA-256. */
+function indexObjects(path: string, id: string): { objects: Map<string, PreviousObject>; packSizes: Map<string, number> } {
+  const db = openIndexFile(path, id);
+  try {
+    const packs = new Map<number, string>();
+    const packSizes = new Map<string, number>();
+    for (const p of db.prepare('SELECT seq, sha256, size FROM packs').iterate() as Iterable<{ seq: number; sha256: string; size: number }>) {
+      packs.set(p.seq, p.sha256);
+      packSizes.set(p.sha256, p.size);
+    }
+    const objects = new Map<string, PreviousObject>();
+    const rows = db.prepare('SELECT key, pack, offset, length, sha256, input FROM objects').raw().iterate() as Iterable<[string, number, number, number, Buffer, string | null]>;
+    for (const [key, pack, offset, length, sha, input] of rows) {
+      objects.set(key, { size: length, sha256: sha.toString('hex'), input, pack: packs.get(pack), offset });
+    }
+    return { objects, packSizes };
+  } finally {
+    db.close();
+  }
 }
 
 /**

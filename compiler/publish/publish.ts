@@ -1,61 +1,58 @@
 /**
- * The one step that makes a snapshot visible. Order matters: the compile has already checked every
- * object it wrote against what it recorded (`checkWritten`, run while the search index finishes on
- * the other core); here the required files are checked, the change list is written, the manifest is
- * written LAST (its presence marks a folder complete), then `current` is switched by an atomic rename
- * and old snapshots are pruned. A crash before the switch leaves the previous snapshot serving; the
- * next compile removes the debris.
+ * The one step that makes a snapshot visible. Order matters: the packs are sealed (fsynced, renamed
+ * to their hash) and the object index is written before this runs; here the snapshot's files are
+ * checked and hashed into the manifest header, the change list is written, the signature and then
+ * the manifest are written LAST (its presence marks a folder complete), then `current` is switched by
+ * an atomic rename and old snapshots and unreferenced packs are pruned. A crash before the switch
+ * leaves the previous snapshot serving; the next compile removes the debris.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { CHANGES_FILE } from '../../snapshots/keys.js';
-import { manifestLines, type ChangeEntry, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
+import { CHANGES_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import type { ChangeEntry, ManifestHeader, SnapshotFileRef } from '../../snapshots/manifest.js';
+import { packFileName } from '../../snapshots/packs/pack-writer.js';
 import { pruneSnapshots } from '../../snapshots/store/fs.js';
 import { switchCurrent } from '../../snapshots/store/pointer.js';
 import type { SnapshotWriter } from '../../snapshots/store/types.js';
+import { hashFile } from '../../snapshots/store/verify-folder.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { writeManifestFile } from './signed-manifest.js';
 
 export interface PublishInput {
   root: string;
   writer: SnapshotWriter;
+  /** The header without `files` (hashed here, once every file exists). */
   header: ManifestHeader;
-  entries: ManifestEntry[];
   changes: ChangeEntry[];
   keep: number;
-  /** Extra files the snapshot must contain (e.g. the search index). */
-  requiredFiles: string[];
   /** Ed25519 key that signs the manifest (manifest.ndjson.sig); unsigned when absent. */
   signKey?: KeyObject | null;
 }
 
+/** The files of a packed snapshot besides its bulk files, each listed with its size and SHA-256. */
+export const SNAPSHOT_FILES = [OBJECT_INDEX_FILE, SEARCH_DB_FILE, CHANGES_FILE] as const;
+
 /**
- * Every recorded object exists with the recorded size; throws `io` naming the first problems. The
- * compile passes the entries it wrote itself: objects hard-linked from the previous (verified)
- * snapshot were checked when their link(2) succeeded.
+ * Every pack the header lists exists in the root with its recorded size, and every file of
+ * `names` exists in the snapshot folder; throws `io` naming the first problems.
  */
-export function checkWritten(dir: string, entries: ManifestEntry[], requiredFiles: string[]): void {
+export function checkWritten(root: string, dir: string, header: ManifestHeader, names: readonly string[]): void {
   const problems: string[] = [];
-  for (const e of entries) {
-    let size: number;
+  const sizeOf = (path: string): number | null => {
     try {
-      size = statSync(join(dir, e.key)).size;
+      return statSync(path).size;
     } catch {
-      problems.push(`${e.key}: missing`);
-      if (problems.length >= 10) break;
-      continue;
+      return null;
     }
-    if (size !== e.size) problems.push(`${e.key}: ${size} bytes on disk, ${e.size} recorded`);
+  };
+  for (const p of header.packs ?? []) {
+    const size = sizeOf(join(root, PACKS_DIR, packFileName(p.sha256)));
+    if (size === null) problems.push(`${PACKS_DIR}/${packFileName(p.sha256)}: missing`);
+    else if (size !== p.size) problems.push(`${PACKS_DIR}/${packFileName(p.sha256)}: ${size} bytes on disk, ${p.size} recorded`);
     if (problems.length >= 10) break;
   }
-  for (const f of requiredFiles) {
-    try {
-      statSync(join(dir, f));
-    } catch {
-      problems.push(`${f}: missing`);
-    }
-  }
+  for (const f of names) if (sizeOf(join(dir, f)) === null) problems.push(`${f}: missing`);
   if (problems.length > 0) {
     throw new CatalogError('io', `the new snapshot is incomplete, nothing was published:\n  ${problems.join('\n  ')}`);
   }
@@ -63,11 +60,18 @@ export function checkWritten(dir: string, entries: ManifestEntry[], requiredFile
 
 export async function publishSnapshot(input: PublishInput): Promise<{ pruned: string[] }> {
   const { writer } = input;
-  checkWritten(writer.dir, [], input.requiredFiles);
   await writer.writeFile(CHANGES_FILE, (function* () {
     for (const c of input.changes) yield JSON.stringify(c) + '\n';
   })());
-  await writeManifestFile(writer, manifestLines(input.header, input.entries), input.signKey ?? null);
+  checkWritten(input.root, writer.dir, input.header, SNAPSHOT_FILES);
+  const files: SnapshotFileRef[] = [];
+  for (const name of SNAPSHOT_FILES) {
+    const hashed = await hashFile(join(writer.dir, name));
+    if (hashed === null) throw new CatalogError('io', `cannot read ${join(writer.dir, name)} back; nothing was published`);
+    files.push({ name, size: hashed.size, sha256: hashed.sha256 });
+  }
+  const header: ManifestHeader = { ...input.header, files };
+  await writeManifestFile(writer, [JSON.stringify(header) + '\n'], input.signKey ?? null);
   await switchCurrent(input.root, writer.id);
   const pruned = await pruneSnapshots(input.root, input.keep, [writer.id]);
   return { pruned };

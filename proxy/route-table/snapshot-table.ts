@@ -30,7 +30,7 @@ export function snapshotTable(): Route[] {
       answer: { handler: (c, { values }, deps) => answerManifest(c, deps.files, values.snapshot) },
       doc: { tag: SNAPSHOT_TAG, operation: (parameters) => download({
         operationId: 'getSnapshotManifest', summary: 'The manifest of the snapshot',
-        description: `NDJSON: a header line (id, counts, bulk files), then one line per stored object, by key: \`{ key, size, sha256, input }\`. These are the exact bytes the signature covers; the ETag is their SHA-256. ${HEAD}`,
+        description: `NDJSON. A packed snapshot (\`version\` 2) has one line: the header (id, counts, bulk files, and every pack and file of the snapshot with its size and SHA-256; the object index it lists holds each object's SHA-256). A snapshot compiled before packs (\`version\` 1) has the header, then one line per stored object, by key: \`{ key, size, sha256, input }\`. These are the exact bytes the signature covers; the ETag is their SHA-256. ${HEAD}`,
         parameters, mediaType: 'application/x-ndjson', filename: true,
         body: { type: 'string', description: 'NDJSON, one JSON object per line.' }, errors: pinnedErrors(416),
       }) },

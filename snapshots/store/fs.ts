@@ -12,7 +12,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../keys.js';
-import { isManifestHeader, readManifest } from '../manifest.js';
+import { isManifestHeader, readManifest, readManifestHeader } from '../manifest.js';
 import type { SnapshotEntry, SnapshotFile, SnapshotReader, SnapshotSource, SnapshotWriter } from './types.js';
 import { isSnapshotId, readCurrentId } from './pointer.js';
 import { makeDirs, makeDirsSync } from './make-dirs.js';
@@ -165,17 +165,6 @@ export function createFsSnapshotWriter(root: string, id: string): SnapshotWriter
       ensureDirSync(path);
       writeFileSync(path, bytes);
     },
-    reuseSync(previousDir, key) {
-      const path = join(dir, key);
-      ensureDirSync(path);
-      try {
-        linkSync(join(previousDir, key), path);
-      } catch (err) {
-        // Hard links fail across devices (EXDEV) or on filesystems without them; a copy is equivalent.
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-        copyFileSync(join(previousDir, key), path);
-      }
-    },
     async writeFile(name, content) {
       const path = join(dir, name);
       await makeDirs(dirname(path));
@@ -208,7 +197,10 @@ export async function listSnapshots(root: string): Promise<{ id: string; complet
     .map((id) => ({ id, complete: existsSync(join(root, id, MANIFEST_FILE)) }));
 }
 
-/** Removes all but the newest `keep` complete snapshots (never the current one) and every incomplete one but `except`. */
+/**
+ * Removes all but the newest `keep` complete snapshots (never the current one) and every incomplete
+ * one but `except`, then collects the packs no remaining snapshot references (collectPacks).
+ */
 export async function pruneSnapshots(root: string, keep: number, except: string[] = []): Promise<string[]> {
   const current = await readCurrentId(root);
   const all = await listSnapshots(root);
@@ -224,7 +216,59 @@ export async function pruneSnapshots(root: string, keep: number, except: string[
     removeTreeSync(join(root, s.id));
     removed.push(s.id);
   }
+  await collectPacks(root);
   return removed;
+}
+
+/**
+ * Garbage collection of a root's packs: a pack stays while a complete snapshot's manifest lists it
+ * (an incomplete one is removed by the same prune) and is deleted otherwise, so its cost is a few
+ * manifest headers and one listing of `packs/`, whatever the number of objects. A temporary pack
+ * (`.tmp-<pid>-…`) goes when the process that wrote it is gone: a killed compile's leftovers.
+ * Returns the names removed.
+ */
+export async function collectPacks(root: string): Promise<string[]> {
+  const dir = join(root, PACKS_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const live = new Set<string>();
+  for (const s of await listSnapshots(root)) {
+    if (!s.complete) continue;
+    const header = await readManifestHeader(join(root, s.id, MANIFEST_FILE));
+    for (const p of header.packs ?? []) live.add(p.sha256);
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const sha = name.endsWith(PACK_SUFFIX) ? name.slice(0, -PACK_SUFFIX.length) : null;
+    const garbage = sha !== null && isPackHash(sha) ? !live.has(sha) : isDeadTemp(name);
+    if (!garbage) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch (err) {
+      ignoreMissing(err);
+    }
+  }
+  return removed;
+}
+
+/** A pack writer's temporary file (`.tmp-<pid>-<random>.pack`) whose process no longer runs. */
+function isDeadTemp(name: string): boolean {
+  const m = /^\.tmp-([0-9]+)-/.exec(name);
+  if (m === null) return false;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 const ignoreMissing = (err: unknown) => {

@@ -47,8 +47,6 @@ export interface SnapshotWriter {
   readonly dir: string;
   put(key: string, bytes: Buffer): Promise<void>;
   putSync(key: string, bytes: Buffer): void;
-  /** Re-use the object `key` of an earlier snapshot (hard link, or a copy where links fail). */
-  reuseSync(previousDir: string, key: string): void;
   /** Write a file beside the objects (manifest, changes, search index). */
   writeFile(name: string, content: string | Buffer | Iterable<string>): Promise<void>;
 }

@@ -6,7 +6,7 @@
  * The suite reads as the document does: parts 1, 2, 4, 5, 7, 8 and 9 (3 and 6 fix nothing).
  */
 import { gunzipSync } from 'node:zlib';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../proxy/app.js';
@@ -19,6 +19,7 @@ import { slugify } from '../../snapshots/ids.js';
 import { GAMES } from '../../snapshots/records.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import { auditRows, capturingLogger, INTERNAL_KEY, SESSION_SECRET, tempDir, testClock, type LogLine, type TestClock } from '../helpers/auth-fixtures.js';
+import { manifestEntries } from '../helpers/snapshot-files.js';
 import { compiledCatalog, type CompiledCatalog } from '../helpers/compiled-catalog.js';
 
 const REALM = 'partner-catalog';
@@ -88,7 +89,6 @@ async function allItems(path: string): Promise<Json[]> {
 
 beforeAll(async () => {
   const catalog = await compiledCatalog(300);
-  const snapshot = join(catalog.root, readlinkSync(join(catalog.root, 'current')));
   const tmp = tempDir('catalog-contract-');
   const state = openStateDb(join(tmp.dir, 'state.sqlite'));
   const clock = testClock();
@@ -99,7 +99,8 @@ beforeAll(async () => {
   const cards = ndjson(join(catalog.source, 'cards.ndjson'));
   const withOracle = cards.find((c) => c.oracleId !== null);
   const withArtist = cards.find((c) => c.artist !== null);
-  const series = readdirSync(join(snapshot, 'v1', 'series')).sort()[0];
+  // The first series that has pull stats (a key v1/series/<id>/pull-stats.json.gz).
+  const series = manifestEntries(catalog.root).map((e) => /^v1\/series\/([^/]+)\/pull-stats\.json\.gz$/.exec(e.key)?.[1]).filter((id) => id !== undefined).sort()[0]!;
   const showcase = catalog.users.find((u) => u.showcase && !u.anonymous && u.handle !== null)!;
   const hiddenHandles = catalog.users.filter((u) => !(u.showcase && !u.anonymous) && u.handle !== null).map((u) => u.handle!);
   const set = catalog.sets[0];

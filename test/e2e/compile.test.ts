@@ -46,7 +46,7 @@ describe('catalog compile', () => {
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
     const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const finished = log.filter((l) => l.msg === 'phase finished');
-    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'publish']);
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'object index', 'publish']);
     expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
     for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
     const cardsPhase = finished.find((l) => l.phase === 'cards and figures')!;
@@ -68,7 +68,7 @@ describe('catalog compile', () => {
     expect(r.code, r.stderr).toBe(0);
     // stderr also carries the JSON phase log (not a terminal); the timing lines are the `phase …` ones.
     const phases = r.stderr.trim().split('\n').filter((l) => l.startsWith('phase ')).map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\)$/.exec(l)?.[1]);
-    expect(phases).toEqual(['read catalog', 'previous manifest', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'publish']);
+    expect(phases).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'object index', 'publish']);
   });
 
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
@@ -228,11 +228,12 @@ describe('catalog compile', () => {
     const big = join(tempDir(), 'catalog');
     expect((await runCli(['generate', '--out', big, '--cards', '6000', '--seed', '9'])).code).toBe(0);
     const child = startCli(['compile', '--source', big, '--out', root, '--workers', '1']);
-    // Kill it once the new snapshot folder has objects in it but before it can finish.
+    // Kill it once the new snapshot's first pack is being written but before it can finish.
+    const packing = () => existsSync(join(root, 'packs')) && readdirSync(join(root, 'packs')).some((n) => n.startsWith('.tmp-'));
     const killed = await new Promise<boolean>((resolve) => {
       const timer = setInterval(() => {
         const partial = readdirSync(root).filter((n) => /^\d{8}T/.test(n) && n !== before);
-        if (partial.length > 0 && existsSync(join(root, partial[0], 'v1', 'cards'))) {
+        if (partial.length > 0 && packing()) {
           clearInterval(timer);
           child.kill('SIGKILL');
           resolve(true);
@@ -252,6 +253,9 @@ describe('catalog compile', () => {
     expect((await runCli(['compile', '--source', catalog, '--out', root])).code).toBe(0);
     const folders = readdirSync(root).filter((n) => /^\d{8}T/.test(n));
     expect(folders.every((f) => existsSync(join(root, f, 'manifest.ndjson')))).toBe(true);
+    // ...and the packs it left: only packs a kept manifest lists remain, no temporary one.
+    const listed = new Set(folders.flatMap((f) => manifestHeader(root, f).packs.map((p: { sha256: string }) => `${p.sha256}.pack`)));
+    expect(readdirSync(join(root, 'packs')).sort()).toEqual([...listed].sort());
   });
 
   it('compiles the same catalog read over HTTP into the same objects as from the folder', async () => {
@@ -286,7 +290,7 @@ describe('catalog compile', () => {
       ids.push(currentId(root)!);
     }
     expect(readdirSync(root).filter((n) => /^\d{8}T/.test(n)).sort()).toEqual(ids.slice(1));
-    // The pruned folder shared its objects with the kept ones (hard links): they are all still whole.
+    // The pruned snapshot shared its packs with the kept ones: those packs are still there and whole.
     const verify = await runCli(['verify', root]);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(/objects verified/);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { currentId, objectFiles } from '../helpers/snapshot-files.js';
+import { currentId, manifestEntries, storedObjects } from '../helpers/snapshot-files.js';
 
 interface User { id: string; handle: string | null; displayName: string | null; showcase: boolean; anonymous: boolean }
 interface Binder { id: string; userId: string; name: string; public: boolean }
@@ -55,9 +55,9 @@ describe('privacy invariant', () => {
     const dir = join(root, currentId(root)!);
     let objects = 0;
     let showcaseObjects = 0;
-    for (const { key, path } of objectFiles(dir)) {
+    for (const { key, bytes } of storedObjects(root)) {
       objects++;
-      const text = gunzipSync(readFileSync(path)).toString('utf8');
+      const text = gunzipSync(bytes).toString('utf8');
       if (key.startsWith('v1/u/')) showcaseObjects++;
       for (const n of needles) if (text.includes(n)) throw new Error(`${key} contains ${n}`);
     }
@@ -76,9 +76,8 @@ describe('privacy invariant', () => {
   });
 
   it('only opted-in users have a showcase document', () => {
-    const dir = join(root, currentId(root)!);
     const handles = new Set<string>();
-    for (const { key } of objectFiles(dir)) {
+    for (const { key } of manifestEntries(root)) {
       const m = /^v1\/u\/([^/]+)\.json\.gz$/.exec(key);
       if (m) handles.add(m[1]);
     }

@@ -16,6 +16,7 @@ import { sha256Hex } from '../../snapshots/codec.js';
 import { loadPublicKey } from '../../snapshots/signature.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { manifestEntries, readDoc } from '../helpers/snapshot-files.js';
 
 let dir: string;
 let root: string;
@@ -152,8 +153,7 @@ describe('GET /v1/snapshot/public-key and /objects', () => {
   });
 
   it('when an object is asked by manifest key then its stored bytes come back; a bad key is 400', async () => {
-    const line = readFileSync(join(root, second, 'manifest.ndjson'), 'utf8').split('\n')[1];
-    const entry = JSON.parse(line);
+    const entry = manifestEntries(root, second)[0];
     const res = await get(`/v1/snapshot/objects/${entry.key}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/gzip');
@@ -175,7 +175,7 @@ describe('GET /v1/bulk and /v1/bulk/:name', () => {
     expect(sha256Hex(bytes)).toBe(cards.sha256);
     const lines = gunzipSync(bytes).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBe(120);
-    const stored = JSON.parse(gunzipSync(readFileSync(join(root, second, `v1/cards/${lines[0].id}/30d.json.gz`))).toString('utf8'));
+    const stored = readDoc(root, `v1/cards/${lines[0].id}/30d.json.gz`, second);
     expect(lines[0]).toEqual(stored.data);
   });
 

@@ -1,14 +1,15 @@
 /**
  * The on-disk check the compile runs before anything is published (compiler/publish/publish.ts):
- * every object it recorded as written must be there with the recorded size, and the required files
- * must exist; otherwise an `io` error names the first problems and the compile publishes nothing.
+ * every pack the header lists must be in the root's packs/ folder with the recorded size, and the
+ * snapshot's files must exist; otherwise an `io` error names the first problems and the compile
+ * publishes nothing.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkWritten } from '../../../compiler/publish/publish.js';
 import { CatalogError } from '../../../snapshots/errors.js';
-import type { ManifestEntry } from '../../../snapshots/manifest.js';
+import type { ManifestHeader } from '../../../snapshots/manifest.js';
 import { tempDir } from '../../helpers/auth-fixtures.js';
 
 let cleanup: (() => void) | undefined;
@@ -24,7 +25,12 @@ function folder(files: Record<string, string>): string {
   return t.dir;
 }
 
-const entry = (key: string, size: number): ManifestEntry => ({ key, size, sha256: '0'.repeat(64) });
+const sha = (n: number) => n.toString(16).padStart(64, '0');
+const packFile = (n: number) => `packs/${sha(n)}.pack`;
+const header = (packs: [number, number][]): ManifestHeader => ({
+  format: 'catalog-manifest', version: 2, snapshotId: 'S', asOf: null, objects: 0, previous: null,
+  counts: { new: 0, changed: 0, unchanged: 0, removed: 0 }, packs: packs.map(([n, size]) => ({ sha256: sha(n), size })),
+});
 
 function problemOf(fn: () => void): CatalogError {
   try {
@@ -37,24 +43,24 @@ function problemOf(fn: () => void): CatalogError {
 }
 
 describe('checkWritten', () => {
-  it('when every object is there with its recorded size then it passes', () => {
-    const dir = folder({ 'v1/cards/a/30d.json.gz': 'abc', 'search.sqlite': 'x' });
-    expect(() => checkWritten(dir, [entry('v1/cards/a/30d.json.gz', 3)], ['search.sqlite'])).not.toThrow();
+  it('when every pack is there with its recorded size then it passes', () => {
+    const root = folder({ [packFile(1)]: 'abc', 'S/search.sqlite': 'x' });
+    expect(() => checkWritten(root, join(root, 'S'), header([[1, 3]]), ['search.sqlite'])).not.toThrow();
   });
 
-  it('when an object is missing, another has the wrong size and a required file is absent then one io error names all three', () => {
-    const dir = folder({ 'v1/cards/a/30d.json.gz': 'abcd' });
-    const err = problemOf(() => checkWritten(dir, [entry('v1/cards/a/30d.json.gz', 3), entry('v1/cards/b/30d.json.gz', 5)], ['search.sqlite']));
+  it('when a pack is missing, another has the wrong size and a required file is absent then one io error names all three', () => {
+    const root = folder({ [packFile(1)]: 'abcd' });
+    const err = problemOf(() => checkWritten(root, join(root, 'S'), header([[1, 3], [2, 5]]), ['search.sqlite']));
     expect(err.code).toBe('io');
     expect(err.message).toContain('nothing was published');
-    expect(err.message).toContain('v1/cards/a/30d.json.gz: 4 bytes on disk, 3 recorded');
-    expect(err.message).toContain('v1/cards/b/30d.json.gz: missing');
+    expect(err.message).toContain(`${packFile(1)}: 4 bytes on disk, 3 recorded`);
+    expect(err.message).toContain(`${packFile(2)}: missing`);
     expect(err.message).toContain('search.sqlite: missing');
   });
 
-  it('when thousands of objects are missing then the message stops at the first ten', () => {
-    const dir = folder({});
-    const err = problemOf(() => checkWritten(dir, Array.from({ length: 5000 }, (_, i) => entry(`v1/cards/c${i}/30d.json.gz`, 1)), []));
+  it('when thousands of packs are missing then the message stops at the first ten', () => {
+    const root = folder({});
+    const err = problemOf(() => checkWritten(root, join(root, 'S'), header(Array.from({ length: 5000 }, (_, i) => [i, 1])), []));
     expect(err.message.match(/: missing/g)).toHaveLength(10);
   });
 });
