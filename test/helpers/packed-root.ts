@@ -1,9 +1,10 @@
 /**
- * A packed snapshot root (issue 17's format) made from a compiled one, for the tests of the readers
- * while `catalog compile` still writes the per-URL layout: every object of the current snapshot
- * appended into packs (the real pack writer), the object index (the real writeObjectIndex), the
- * search index, bulk files and change list copied (when the compiled snapshot has them), a version-2 manifest, a real Ed25519 signature,
- * and the pointer. A root that is packed already (compile writes packs) is returned as it is.
+ * A packed snapshot root (issue 17's format) made from a per-URL one, for the hand-made fixture
+ * (snapshot-fixture.ts writes one file per object): every object of the current snapshot appended
+ * into packs (the real pack writer), the object index (the real writeObjectIndex), the search index,
+ * bulk files and change list copied (when the snapshot has them), a version-2 manifest, a real
+ * Ed25519 signature, and the pointer. A root that is packed already (what `catalog compile` writes)
+ * is returned as it is.
  *
  * @example
  *   const { root, id } = await packedRoot(compiled.root, join(dir, 'packed'));
