@@ -138,6 +138,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.getSnapshotChanges = expect(await h.call('GET', `/v1/snapshot/changes?since=${previous}`, partner), 200);
     operations.getPublicKey = expect(await h.call('GET', '/v1/snapshot/public-key', partner), 200);
     operations.listBulkFiles = expect(await h.call('GET', '/v1/bulk', partner), 200);
+    operations.getDocs = expect(await h.call('GET', '/docs'), 200);
     operations.getHealth = expect(await h.call('GET', '/healthz'), 200);
     operations.getReady = expect(await h.call('GET', '/readyz'), 200);
     operations[NOT_READY_EXAMPLE] = expect(await empty.h.call('GET', '/readyz'), 503);
