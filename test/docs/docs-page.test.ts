@@ -23,8 +23,10 @@ const SCREENSHOT = join(REPO, 'docs', 'partners-docs-page.png');
 let served: ServedCatalog;
 let chromium: RunningChromium | { unavailable: string };
 
+// One after the other, each assigned as soon as it runs, so afterAll stops whatever did start.
 beforeAll(async () => {
-  [served, chromium] = await Promise.all([serveExampleCatalog(), startChromium()]);
+  chromium = await startChromium();
+  served = await serveExampleCatalog();
 }, 180_000);
 afterAll(async () => {
   if (chromium && 'browser' in chromium) await chromium.stop();
