@@ -39,7 +39,15 @@ export async function startChromium(): Promise<RunningChromium | { unavailable: 
   }
   const started = script('start', state);
   if (!started.ok) throw new Error(`chromium.sh start failed: ${started.err}`);
-  const browser = await puppeteer.connect({ browserWSEndpoint: started.out.split('\n').at(-1)!, defaultViewport: { width: 1280, height: 900 } });
+  let browser: Browser;
+  try {
+    browser = await puppeteer.connect({ browserWSEndpoint: started.out.split('\n').at(-1)!, defaultViewport: { width: 1280, height: 900 } });
+  } catch (error) {
+    // Never leave a started browser behind.
+    script('stop', state);
+    rmSync(state, { recursive: true, force: true });
+    throw error;
+  }
   return {
     browser,
     async stop() {
