@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Context } from 'hono';
 import type { ProxyEnv } from '../env.js';
-import { createBuiltAnswer } from './openapi.js';
+import { createBuiltAnswer } from './built-answer.js';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_SCRIPT_PATH = '/docs/redoc.standalone.js';
