@@ -50,10 +50,14 @@ cmd_install() {
   apt_install
 }
 
-# The postgres user must be able to walk down to the state folder; mkdtemp folders are 0700.
+# The postgres user must be able to walk down to the state folder (mkdtemp folders are 0700): each
+# folder on the way that it cannot enter gets o+x (enter, not list), and the change is said.
 make_enterable() {
   local dir="$STATE"
-  while [[ "$dir" != / ]]; do chmod o+x "$dir" 2>/dev/null || true; dir="$(dirname "$dir")"; done
+  while [[ "$dir" != / ]]; do
+    if ! as_postgres test -x "$dir"; then chmod o+x "$dir" && log "made $dir enterable by the postgres user (o+x)"; fi
+    dir="$(dirname "$dir")"
+  done
 }
 
 init_cluster() {
