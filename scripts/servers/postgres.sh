@@ -92,7 +92,7 @@ cmd_start() {
     -c max_connections=300 -c password_encryption=scram-sha-256
   local i
   for ((i = 0; i < 300; i++)); do
-    ours || { tail -n 20 "$LOGS/postgres.log" >&2; cmd_stop; die "postgres exited while starting (log: $LOGS/postgres.log)"; }
+    alive postgres || { tail -n 20 "$LOGS/postgres.log" >&2; cmd_stop; die "postgres exited while starting (log: $LOGS/postgres.log)"; }
     if as_postgres "$BIN/pg_isready" -q -h "$RUN" -p "$port"; then break; fi
     sleep 0.1
   done

@@ -70,7 +70,7 @@ CONF
   launch redis redis-server "$STATE/redis.conf"
   local i
   for ((i = 0; i < 100; i++)); do
-    ours || { tail -n 20 "$LOGS/redis.log" >&2; cmd_stop; die "redis-server exited while starting (log: $LOGS/redis.log)"; }
+    alive redis || { tail -n 20 "$LOGS/redis.log" >&2; cmd_stop; die "redis-server exited while starting (log: $LOGS/redis.log)"; }
     if answers; then log "started at $(url) (appendfsync $FSYNC, state $STATE)"; return 0; fi
     sleep 0.05
   done

@@ -148,8 +148,10 @@ export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
         await drainOnce({ block: true });
       } catch (err) {
         options.onError?.(err);
-        // The group may be gone with a restarted Redis that lost it; make it again next time.
+        // The group may be gone with a restarted Redis that lost it; make it again next time. A
+        // batch read but not committed is pending on this consumer: read it again first.
         groupReady = false;
+        ownPendingDone = false;
         await new Promise((r) => setTimeout(r, 500));
       }
     }

@@ -7,7 +7,7 @@ export { openPostgres, type PgPool } from './postgres.js';
 export { openRedis, type Redis } from './redis.js';
 export { migratePostgres } from './migrate.js';
 export { fleetKeys, type FleetKeys } from './keys.js';
-export { createRedisLimiter, type FleetLimiter, type RateCount, type Refusal } from './limiter.js';
+export { createRedisLimiter, type FleetLimiter, type RateCount, type Refusal, type RefusalOf } from './limiter.js';
 export { createAuditDrainer, type AuditDrainer } from './drainer.js';
 export { createPostgresKeyStore, type AsyncKeyStore, type StoredKey } from './key-store.js';
 export { createKeyCache, type KeyCache } from './key-cache.js';

@@ -9,18 +9,18 @@
  * by their start, every request counted (refused ones too), `allowed` while the count is within the
  * limit, and the same RateDecision. The entry of a refused request is rewritten inside the script
  * (429, unmatched route, no snapshot, the 429's bytes), since only the count decides it; the caller
- * passes those figures in, which it can because the 429's text depends on the limit and the reset
- * time only, both known before the count.
+ * passes those figures in (or a function of the limit and reset seconds that renders them), which
+ * it can because the 429's text depends on those two only, both known before the count.
  *
  * @example
  *   const limiter = createRedisLimiter(redis, { limits: config.tierLimits });
- *   const d = await limiter.hit({ keyId, tier: 'free', windowStart }, entry, { status: 429, bytes: 161 });
+ *   const d = await limiter.hit({ keyId, tier: 'free', windowStart }, entry, (limit, reset) => ({ status: 429, bytes: bytesOf429(limit, reset) }));
  *   // d.allowed false: answer the 429; the stream already holds the row saying so.
  */
 import type { Redis } from 'ioredis';
 import type { AuditEntry } from '../../audit/row.js';
 import { UNMATCHED_ROUTE } from '../../audit/row.js';
-import { decisionOf, type RateDecision } from '../../limits/counter.js';
+import { decisionOf, type RateDecision, resetSecondsOf } from '../../limits/counter.js';
 import { RATE_WINDOW_SECONDS, type Tier } from '../../tiers.js';
 import { AUDIT_FIELDS, auditFieldPairs, auditValues } from './audit-stream.js';
 import { type FleetKeys, fleetKeys } from './keys.js';
@@ -62,13 +62,19 @@ export interface Refusal {
   bytes: number | null;
 }
 
+/**
+ * The refusal's figures, given the limit and the seconds to the window's end that the 429 will
+ * state (the same ones the returned decision carries, computed from one reading of the clock).
+ */
+export type RefusalOf = (limit: number, resetSeconds: number) => Refusal;
+
 export interface FleetLimiter {
   /**
    * Counts the request and appends its audit entry (rewritten as the refusal when over the limit)
    * in one atomic script; resolves with the decision once both are written. Fails with a
    * CatalogError `unavailable` when Redis cannot take them: the request must then be refused.
    */
-  hit(count: RateCount, entry: AuditEntry, refusal: Refusal): Promise<RateDecision>;
+  hit(count: RateCount, entry: AuditEntry, refusal: Refusal | RefusalOf): Promise<RateDecision>;
   /** Appends the audit entry of a request that is not counted (a revoked or expired key's 401). */
   record(entry: AuditEntry): Promise<void>;
 }
@@ -92,11 +98,12 @@ export function createRedisLimiter(redis: Redis, options: FleetLimiterOptions): 
     async hit(count, entry, refusal) {
       const nowMs = clock();
       const limit = options.limits[count.tier];
+      const refused = typeof refusal === 'function' ? refusal(limit, resetSecondsOf(count.windowStart, nowMs)) : refusal;
       const expireAt = count.windowStart + 2 * RATE_WINDOW_SECONDS;
       const [n] = await orUnavailable('Redis', () =>
         runHit(
           keys.counter(count.keyId, count.windowStart), keys.stream,
-          String(expireAt), String(limit), String(refusal.status), refusal.bytes === null ? '' : String(refusal.bytes), UNMATCHED_ROUTE,
+          String(expireAt), String(limit), String(refused.status), refused.bytes === null ? '' : String(refused.bytes), UNMATCHED_ROUTE,
           ...auditValues(entry),
         ),
       );

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../proxy/audit/row.js';
-import { createRateLimiter, windowStartOf } from '../../../proxy/limits/counter.js';
+import { createRateLimiter, type RateDecision, windowStartOf } from '../../../proxy/limits/counter.js';
 import { openStateDb } from '../../../proxy/state/open.js';
 import {
   createAuditDrainer, createPostgresAuditPruner, createPostgresAuditReader, createRedisLimiter, fleetKeys, migratePostgres,
@@ -91,19 +91,28 @@ suite('fleet state on real Redis and PostgreSQL', () => {
     const sqlite = openStateDb(':memory:');
     const reference = createRateLimiter(sqlite, { limits: LIMITS, clock: () => clock.now });
     const limiter = createRedisLimiter(redis, { limits: LIMITS, clock: () => clock.now, keys: fleetKeys(prefix) });
-    const seen: unknown[][] = [];
+    const seen: RateDecision[][] = [];
+    const asked: number[][] = [];
     // Across a window boundary, with one request of the old window counted after the new one began.
     for (const [dt, windowOffset] of [[0, 0], [10_000, 0], [5_000, 0], [10_000, 0], [4_999, 0], [1, 0], [0, 0], [1, -60], [20_000, 0]]) {
       clock.now += dt;
       const windowStart = windowStartOf(clock.now) + windowOffset;
       seen.push([
-        await limiter.hit({ keyId: 'Ab3dEf9h', tier: 'standard', windowStart }, entry(), { status: 429, bytes: 100 }),
+        await limiter.hit({ keyId: 'Ab3dEf9h', tier: 'standard', windowStart }, entry(), (limit, resetSeconds) => {
+          asked.push([limit, resetSeconds]);
+          return { status: 429, bytes: 1000 + resetSeconds };
+        }),
         reference.hit('Ab3dEf9h', 'standard', windowStart),
       ]);
     }
     sqlite.close();
     for (const [fleet, local] of seen) expect(fleet).toEqual(local);
-    expect(seen.map(([d]) => (d as { allowed: boolean }).allowed)).toContain(false);
+    expect(seen.map(([d]) => d.allowed)).toContain(false);
+    // The refusal was rendered from the figures the decision states, and the refused rows carry it.
+    expect(asked).toEqual(seen.map(([d]) => [d.limit, d.resetSeconds]));
+    const stored = (await redis.xrange(fleetKeys(prefix).stream, '-', '+')).map(([, f]) => `${f[f.indexOf('s') + 1]} ${f[f.indexOf('b') + 1]}`);
+    expect(stored).toEqual(seen.map(([d]) => (d.allowed ? '200 512' : `429 ${1000 + d.resetSeconds}`)));
+    await redis.del(fleetKeys(prefix).stream);
   });
 
   it('when migrations run from three processes at once on a fresh database then they are applied exactly once', async () => {
@@ -170,6 +179,38 @@ suite('fleet state on real Redis and PostgreSQL', () => {
     expect(await createPostgresAuditPruner(pg, { retentionDays: 90, clock: () => T0 }).prune()).toBeGreaterThanOrEqual(1);
     expect((await reader.list({ keyId, offset: 0, limit: 10 })).rows.map((r) => r.requestId)).toEqual(['b', 'a']);
     await redis.del(keys.stream);
+  });
+
+  it('when PostgreSQL is stopped then the drainer loop keeps the entries and moves them once it is back', async () => {
+    const own = pgServers.start({ own: true });
+    const ownPg = openPostgres(own.url);
+    const keys = fleetKeys(unique());
+    const errors: unknown[] = [];
+    const drainer = createAuditDrainer({ redis, pg: ownPg, consumer: 'h', keys, blockMs: 100, onError: (e) => errors.push(e) });
+    try {
+      await migratePostgres(ownPg);
+      const limiter = createRedisLimiter(redis, { limits: LIMITS, keys });
+      own.halt();
+      for (let i = 0; i < 50; i++) await limiter.record(entry({ requestId: `down-${i}` }));
+      drainer.start();
+      const deadline = Date.now() + 10_000;
+      while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(errors[0]).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^PostgreSQL is unavailable/) });
+      own.resume();
+      const count = async () => Number((await ownPg.query('SELECT count(*) AS n FROM audit_log')).rows[0].n);
+      let n = 0;
+      while (n < 50 && Date.now() < deadline + 10_000) {
+        n = await count().catch(() => 0);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(n).toBe(50);
+      expect(((await redis.xpending(keys.stream, keys.group)) as [number])[0]).toBe(0);
+    } finally {
+      await drainer.stop();
+      await ownPg.end();
+      await redis.del(keys.stream);
+      own.stop();
+    }
   });
 
   it('when Redis is stopped then the limiter fails with unavailable at once, and the same client recovers when Redis is back', async () => {
