@@ -55,7 +55,9 @@ cmd_start() {
   port="$(free_port "$(port)")"
   echo "$port" > "$RUN/port"
   # No RDB snapshots (the append-only file is the persistence), no daemonizing (the PID below is the
-  # server's own), loopback only.
+  # server's own), loopback only; noeviction (Redis's default, said here on purpose): an evicted
+  # counter would admit requests over the limit and an evicted stream would lose audit rows, so a
+  # full Redis must refuse writes (the proxy then answers 503) instead.
   cat > "$STATE/redis.conf" <<CONF
 bind 127.0.0.1
 port $port
@@ -65,6 +67,7 @@ dir $DATA
 save ""
 appendonly yes
 appendfsync $FSYNC
+maxmemory-policy noeviction
 logfile ""
 CONF
   launch redis redis-server "$STATE/redis.conf"

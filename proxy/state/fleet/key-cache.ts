@@ -15,8 +15,11 @@ export interface KeyCache<T> {
   clear(): void;
 }
 
+/** How long a host may keep a key row without hearing of a change (the bound should a broadcast be lost). */
+export const KEY_CACHE_MAX_AGE_MS = 30_000;
+
 export function createKeyCache<T>(options: { maxAgeMs?: number; maxEntries?: number; clock?: () => number } = {}): KeyCache<T> {
-  const maxAgeMs = options.maxAgeMs ?? 30_000;
+  const maxAgeMs = options.maxAgeMs ?? KEY_CACHE_MAX_AGE_MS;
   const maxEntries = options.maxEntries ?? 100_000;
   const clock = options.clock ?? Date.now;
   const rows = new Map<string, { value: T; at: number }>();

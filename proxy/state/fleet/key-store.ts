@@ -15,7 +15,7 @@ import { hashesEqual, hashKey } from '../../keys/hash.js';
 import { keyStatus, type KeyRecord, type MintedKey } from '../../keys/record.js';
 import { type KeyCheck, type KeyStore, type MintRequest, noSuchKey } from '../../keys/store.js';
 import type { Tier } from '../../tiers.js';
-import type { KeyCache } from './key-cache.js';
+import { KEY_CACHE_MAX_AGE_MS, type KeyCache } from './key-cache.js';
 import type { PgClient, PgPool } from './postgres.js';
 import { orUnavailable } from './unavailable.js';
 
@@ -52,7 +52,15 @@ type Queryable = PgPool | PgClient;
 
 export function createPostgresKeyStore(pg: PgPool, options: PostgresKeyStoreOptions = {}): AsyncKeyStore {
   const clock = options.clock ?? Date.now;
-  const announce = options.announce ?? (async () => undefined);
+  // The change is committed when this runs: a failure must say so, or the operator would think
+  // the key still works, and should run the command again (revoke is idempotent) to tell the hosts.
+  const announce = async (keyId: string) => {
+    try {
+      await options.announce?.(keyId);
+    } catch (err) {
+      throw new CatalogError('unavailable', `key ${keyId} is revoked in PostgreSQL, but the hosts could not be told (${(err as Error).message}); their caches drop it within their max age (${KEY_CACHE_MAX_AGE_MS / 1000} s by default), or run the revoke again once Redis answers`, { retryAfter: 1 }, { cause: err });
+    }
+  };
   const q = <T extends object>(db: Queryable, sql: string, params: unknown[] = []) =>
     orUnavailable('PostgreSQL', async () => (await db.query<T>(sql, params)).rows);
 

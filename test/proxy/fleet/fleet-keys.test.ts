@@ -107,6 +107,23 @@ suite('fleet key store and revocation broadcast', () => {
     expect(await b.keys.check(key)).toMatchObject({ ok: false, reason: 'revoked' });
   });
 
+  it('when Redis is down during a revoke then the revoke is committed and the error says the hosts were not told', async () => {
+    const own = redisServers.start({ own: true });
+    const pg = openPostgres(db.url, { max: 1 });
+    const redis = await openRedis(own.url);
+    try {
+      const keys = createPostgresKeyStore(pg, { announce: (id) => publishKeyChange(redis, id) });
+      const { keyId } = await keys.mint({ tenant: 'acme', tier: 'free' });
+      own.halt();
+      await expect(keys.revoke(keyId)).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(new RegExp(`^key ${keyId} is revoked in PostgreSQL, but the hosts could not be told .*run the revoke again once Redis answers$`)) });
+      expect((await keys.get(keyId))?.revokedAt).not.toBeNull();
+    } finally {
+      redis.disconnect();
+      await pg.end();
+      own.stop();
+    }
+  });
+
   it('when a load races a revocation then the stale row is not cached', async () => {
     const cache = createKeyCache<string>({ maxAgeMs: 600_000 });
     let release!: (v: string) => void;

@@ -157,6 +157,28 @@ suite('fleet state on real Redis and PostgreSQL', () => {
     await redis.del(keys.stream);
   });
 
+  it('when two drainers run at once then every entry is moved once', async () => {
+    await migratePostgres(pg);
+    const prefix = unique();
+    const keys = fleetKeys(prefix);
+    const limiter = createRedisLimiter(redis, { limits: LIMITS, keys });
+    for (let i = 0; i < 3000; i += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => limiter.record(entry({ requestId: `pair-${prefix}-${i + j}` }))));
+    }
+    const [a, b] = ['a', 'b'].map((consumer) => createAuditDrainer({ redis, pg, consumer, keys, batch: 200 }));
+    const drainAll = async (d: typeof a) => {
+      let moved = 0;
+      for (let m; (m = await d.drainOnce()) > 0; ) moved += m;
+      return moved;
+    };
+    const moved = await Promise.all([drainAll(a), drainAll(b)]);
+    expect(moved[0] + moved[1]).toBe(3000);
+    expect(Math.min(...moved)).toBeGreaterThan(0);
+    const { rows } = await pg.query('SELECT count(*) AS n, count(DISTINCT request_id) AS d FROM audit_log WHERE request_id LIKE $1', [`pair-${prefix}-%`]);
+    expect(rows[0]).toEqual({ n: '3000', d: '3000' });
+    await redis.del(keys.stream);
+  });
+
   it('when rows are drained then the PostgreSQL reader shows them newest first as the SQLite reader does, and retention prunes old ones', async () => {
     await migratePostgres(pg);
     const keys = fleetKeys(unique());
