@@ -16,6 +16,8 @@ import { createTerminalProgress } from './progress.js';
 export interface CompileLog extends ProgressSink {
   /** The compile succeeded: ends the last phase and logs the summary. */
   compiled(summary: Record<string, unknown>): void;
+  /** A later step succeeded (the publish to an object store, its prune): ends its last phase and logs `message` with `summary`. */
+  finished(message: string, summary: Record<string, unknown>): void;
   /** Always called last: clears the terminal line, or logs a phase left open by a failure. */
   finish(): void;
 }
@@ -28,6 +30,7 @@ export function createCompileLog(io: CliIO, logger: Logger, clock: () => number 
       advance: terminal.advance,
       note: terminal.note,
       compiled: () => terminal.finish(),
+      finished: () => terminal.finish(),
       finish: terminal.finish,
     };
   }
@@ -39,6 +42,10 @@ export function createCompileLog(io: CliIO, logger: Logger, clock: () => number 
     const fields = { phase, count, total, durationMs: clock() - started };
     if (message === 'phase finished') logger.info(fields, message);
     else logger.warn(fields, message);
+  };
+  const finished = (message: string, summary: Record<string, unknown>) => {
+    end('phase finished');
+    logger.info(summary, message);
   };
   return {
     phase(name, total) {
@@ -52,10 +59,8 @@ export function createCompileLog(io: CliIO, logger: Logger, clock: () => number 
     note(line) {
       logger.warn(line);
     },
-    compiled(summary) {
-      end('phase finished');
-      logger.info(summary, 'compile finished');
-    },
+    compiled: (summary) => finished('compile finished', summary),
+    finished,
     finish() {
       end('phase stopped');
     },

@@ -18,6 +18,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 import { registerSigning } from './commands/signing.js';
 import { registerMirror } from './commands/mirror.js';
+import { registerPublish } from './commands/publish.js';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('catalog')
@@ -39,6 +40,7 @@ export function buildProgram(io: CliIO): Command {
   registerImport(program, io);
   registerSigning(program, io);
   registerMirror(program, io);
+  registerPublish(program, io);
   return program;
 }
 

@@ -2,51 +2,39 @@
  * The proxy as a Hono app. `createApp` wires the parts and never listens (proxy/server/serve-in-process.ts does), so
  * tests drive it in-process with `app.request(...)`.
  *
- * Middleware order, and why:
- *   request id   every response, errors included, carries X-Request-Id
- *   health       /healthz and /readyz answer here: no credential, no log line, no metrics sample
- *   telemetry    the request log line and the metrics sample, timed around everything below
- *   audit        wraps everything below, so a bearer request gets its row whatever answers it
- *                (401 of a revoked key, 403, 405, 429, route errors), written before the response
- *                leaves, in one commit with the request's rate-limit count (which may turn the
- *                answer into a 429)
+ * In the order a request meets them:
+ *   request id     every response, errors included, carries X-Request-Id (http/request-id.ts)
+ *   health         /healthz and /readyz answer here: no credential, no log line, no metrics sample
+ *   telemetry      the request log line and the metrics sample, timed around everything below
  *   /openapi.json  outside /v1 and before the gate: no credential, not counted, no audit row
- *   gate         before routing: no valid credential → 401 on every /v1 path, known or not
- *   rate limit   right after the gate, so every bearer request (403 and 405 too) is marked to be
- *                counted and gets the RateLimit headers (API.md §5); a key already refused in this
- *                window is refused here, before the routes
- *   family guard bearer keys on /v1/me, /v1/observations, /v1/admin (but their audit route) → 403
- *   method guard non-GET/HEAD on a partner path → 405
- *   routes       admin, then the catalog; anything else → 404
+ *   request path   gate, limit, gate's guards, then the route; every answer then goes through the
+ *                  audit commit (row + count, maybe the 429) and is built once (request-path.ts)
+ *   routes         the route table: catalog, snapshot, admin (route-table/); anything else → 404
  */
 import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import { CatalogError } from '../snapshots/errors.js';
 import type { SnapshotSource } from '../snapshots/store/types.js';
-import { createAuditMiddleware } from './audit/middleware.js';
+import { createAuditSettle } from './audit/settle.js';
 import { createAuditReader } from './audit/reader.js';
 import { createAuditWriter } from './audit/writer.js';
 import type { ProxyConfig } from './config.js';
 import type { ProxyEnv } from './env.js';
 import { createErrorResponder } from './errors.js';
-import { createFamilyGuard } from './gate/families.js';
 import { createGate } from './gate/gate.js';
-import { createMethodGuard } from './gate/method-guard.js';
 import { createKeyStore } from './keys/store.js';
 import { createRateLimiter } from './limits/counter.js';
-import { createRateLimit } from './limits/middleware.js';
-import { createOverLimitMemo } from './limits/over-limit.js';
+import { createLimitStage } from './limits/limit.js';
 import { defaultLogger, type ProxyLogger } from './logger.js';
 import { createHealthRoutes } from './ops/health-routes.js';
 import { createProxyMetrics } from './ops/metrics.js';
 import { createReadiness } from './ops/readiness.js';
 import { createRequestTelemetry } from './ops/request-telemetry.js';
-import { createRequestId } from './request-id.js';
-import { createAdminAuditRoutes } from './routes/admin-audit.js';
-import { createAdminKeyRoutes } from './routes/admin-keys.js';
-import { createCatalogRoutes } from './routes/catalog.js';
-import { createOpenApiRoutes } from './routes/openapi.js';
+import { createRequestId } from './http/request-id.js';
+import { createRequestPath } from './request-path.js';
+import { createRouteDeps, tableRouter } from './routes/route-deps.js';
+import { documentTable } from './route-table/document-table.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { committedExamples } from './openapi/examples.js';
 import type { Route } from './route-table/route.js';
@@ -72,7 +60,7 @@ export interface AppDeps {
   publicKey?: KeyObject | null;
   /** Where the proxy's metrics are registered (proxy/ops/metrics.ts); absent: no metrics are kept. */
   metricsRegistry?: Registry;
-  /** The partner routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
+  /** The /v1 routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
   routes?: readonly Route[];
 }
 
@@ -95,16 +83,20 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.use('*', createRequestId());
   app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
   app.use('*', createRequestTelemetry({ logger, metrics }));
-  const overLimit = createOverLimitMemo();
-  app.use('*', createAuditMiddleware({ writer: createAuditWriter(deps.db), limiter, overLimit, errors, clock, commits, onWrite: metrics?.auditWrite }));
-  app.route('/', createOpenApiRoutes(() => buildOpenApiDocument(committedExamples(), routes)));
-  app.use('*', createGate({ keys, config: deps.config, clock }));
-  app.use('*', createRateLimit(overLimit, clock));
-  app.use('*', createFamilyGuard());
-  app.use('*', createMethodGuard());
-  app.route('/', createAdminKeyRoutes({ keys, clock }));
-  app.route('/', createAdminAuditRoutes({ keys, audit: createAuditReader(deps.db), clock }));
-  app.route('/', createCatalogRoutes({ snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey, routes }));
+  const routeDeps = createRouteDeps({
+    snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey,
+    admin: { keys, audit: createAuditReader(deps.db), clock },
+    document: () => buildOpenApiDocument(committedExamples(), routes),
+  });
+  app.route('/', tableRouter(documentTable(), routeDeps));
+  const limit = createLimitStage(limiter, clock);
+  app.use('*', createRequestPath({
+    gate: createGate({ keys, config: deps.config, clock }),
+    limit,
+    audit: createAuditSettle({ writer: createAuditWriter(deps.db), limit, errors, commits, onWrite: metrics?.auditWrite }),
+    clock,
+  }));
+  app.route('/', tableRouter(routes, routeDeps));
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;

@@ -13,7 +13,8 @@ import type { Context, ErrorHandler } from 'hono';
 import { ERROR_CODES, isCatalogError, type CatalogError, type ErrorCode } from '../snapshots/errors.js';
 import type { ProxyEnv } from './env.js';
 import { redactKeys } from './keys/format.js';
-import { respondNegotiated } from './http/respond-negotiated.js';
+import { negotiated } from './http/respond-negotiated.js';
+import { send, type Answer } from './http/response-headers.js';
 import type { ProxyLogger } from './logger.js';
 
 /** Codes a client may see, and what operator-side codes are shown as. */
@@ -42,25 +43,27 @@ const INTERNAL_MESSAGE = 'The server failed to answer this request; quote the re
 export interface ErrorResponder {
   /** The Hono onError hook. */
   onError: ErrorHandler<ProxyEnv>;
-  /** Renders a CatalogError (used by notFound, which Hono does not route through onError). */
-  respond(c: Context<ProxyEnv>, err: CatalogError): Response;
+  /** Sends a CatalogError (used by notFound, which Hono does not route through onError). */
+  respond(c: Context<ProxyEnv>, err: CatalogError): Promise<Response>;
+  /** The answer for a CatalogError, not yet a Response (the 429 that replaces an answer inside the audit commit). */
+  answer(c: Context<ProxyEnv>, err: CatalogError): Answer;
 }
 
 export function createErrorResponder(options: { realm: string; logger: ProxyLogger }): ErrorResponder {
   const { realm, logger } = options;
 
-  function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Response {
+  function render(c: Context<ProxyEnv>, code: ErrorCode, message: string, extra: Record<string, string>): Answer {
     const body = JSON.stringify({ error: code, message: redactKeys(message), requestId: c.get('requestId') ?? null });
     // Also carries the request's shared headers (X-Request-Id, RateLimit on a 429); a long message
     // (it can quote a parameter) is gzipped like any other body the proxy builds.
-    return respondNegotiated(c, body, ERROR_CODES[code].status, {
+    return negotiated(c, body, ERROR_CODES[code].status, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-store',
       ...extra,
     });
   }
 
-  function respond(c: Context<ProxyEnv>, err: CatalogError): Response {
+  function answer(c: Context<ProxyEnv>, err: CatalogError): Answer {
     const code = PUBLIC_CODE[err.code];
     if (code === undefined) return internal(c, err);
     const extra: Record<string, string> = {};
@@ -95,7 +98,7 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
     logger.error(message, fields);
   }
 
-  function internal(c: Context<ProxyEnv>, err: unknown): Response {
+  function internal(c: Context<ProxyEnv>, err: unknown): Answer {
     // A client that hung up (or was cut off for sending too slowly) while its request was read is
     // not a server fault: nobody receives this answer, and a slowloris would otherwise fill the log.
     if (c.req.raw.signal?.aborted !== true) logFailure(c, 'request failed', err);
@@ -103,7 +106,8 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
   }
 
   return {
-    respond,
-    onError: (err, c) => (isCatalogError(err) ? respond(c, err) : internal(c, err)),
+    answer,
+    respond: (c, err) => send(c, answer(c, err)),
+    onError: (err, c) => send(c, isCatalogError(err) ? answer(c, err) : internal(c, err)),
   };
 }

@@ -16,12 +16,12 @@
 // removing a previous run's folders the script syncs and waits --settle seconds (default 60).
 // Each compile runs with CATALOG_COMPILE_TIMINGS=1; the phase times are printed under the table.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, createReadStream, createWriteStream, renameSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { numberOption } from './lib/arguments.mjs';
 import { loadAverage } from './lib/machine.mjs';
+import { touchOnePercent } from './lib/touch-prices.mjs';
 
 const args = process.argv.slice(2);
 const realOnly = args.includes('--real-only');
@@ -54,29 +54,6 @@ function settle() {
   process.stderr.write(`letting the filesystem settle for ${settleSeconds}s after deleting the previous run...\n`);
   spawnSync('sync');
   spawnSync('sleep', [String(settleSeconds)]);
-}
-
-/** Changes the last price of every 100th price line (1% of priced entities). */
-async function touchOnePercent(dir) {
-  const src = join(dir, 'prices.ndjson');
-  const tmp = join(dir, 'prices.ndjson.tmp');
-  const out = createWriteStream(tmp);
-  let n = 0;
-  let changed = 0;
-  for await (const line of createInterface({ input: createReadStream(src), crlfDelay: Infinity })) {
-    let text = line;
-    if (line && n++ % 100 === 0) {
-      const rec = JSON.parse(line);
-      const last = rec.usdCents.length - 1;
-      rec.usdCents[last] = (rec.usdCents[last] ?? 100) + 7;
-      text = JSON.stringify(rec);
-      changed++;
-    }
-    if (!out.write(text + '\n')) await new Promise((r) => out.once('drain', r));
-  }
-  await new Promise((r) => out.end(r));
-  renameSync(tmp, src);
-  return changed;
 }
 
 const rows = [];

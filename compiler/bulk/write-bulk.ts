@@ -103,7 +103,7 @@ const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 
 export function documentJob(
   name: 'cards' | 'figures' | 'oracle',
   entries: Iterable<ManifestEntry>,
-  previousObjects?: ReadonlyMap<string, { sha256: string }> | null,
+  previousObjects?: Iterable<[string, { sha256: string }]> | null,
   locate?: { packsDir: string; of(entry: ManifestEntry): { pack: string; offset: number } },
 ): BulkJob {
   const pattern = PATTERNS[name]!;

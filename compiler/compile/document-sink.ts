@@ -48,9 +48,9 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
       // The ids are sorted so the fingerprint does not depend on the catalog's order.
       const parts: string[] = [codeHash, 'cards:'];
       for (const id of [...cardIds].sort()) {
-        const card = table.get(cardKey(id, '30d'));
-        if (!card || card.input === null) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
-        parts.push(id, card.input);
+        const input = table.inputOf(cardKey(id, '30d'));
+        if (input === undefined || input === null) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
+        parts.push(id, input);
       }
       const input = fingerprint(...parts);
       if (!reused(key, input)) write(key, stableJson(render()), input);

@@ -181,9 +181,9 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     bulkFiles.submit(changesJob(changes));
     const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const packs = await run.step('object index', null, () => {
-      const rewritten = out.compact(table.values());
+      const rewritten = out.compact(table.values(), (key, at) => table.relocate(key, at));
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-      return writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table.sorted());
+      return writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table);
     });
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,

@@ -26,12 +26,10 @@ import { readFileSync, closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackRef } from '../../snapshots/manifest.js';
 import { createPackWriter, packFileName, type SealedPack } from '../../snapshots/packs/pack-writer.js';
+import type { ObjectLoc, StoredObject } from './object-columns.js';
 import type { PreviousObject, PreviousSnapshot } from './previous.js';
 
-export interface ObjectLoc {
-  pack: string | number;
-  offset: number;
-}
+export type { ObjectLoc };
 
 export interface PackOutput {
   /** Appends the stored bytes of a new or changed object. */
@@ -44,9 +42,9 @@ export interface PackOutput {
   locate(at: ObjectLoc): { pack: string; offset: number };
   /**
    * Copies the objects of previous packs that are mostly garbage into the new pack; `objects` are
-   * every object of the new snapshot, whose `at` is updated in place. Returns the packs rewritten.
+   * every object of the new snapshot, and `relocate` records each new location. Returns the packs rewritten.
    */
-  compact(objects: Iterable<{ size: number; at: ObjectLoc }>): string[];
+  compact(objects: Iterable<StoredObject>, relocate: (key: string, at: ObjectLoc) => void): string[];
   /** Seals the last pack; the index's pack list and each location's position in it. */
   finish(): { packs: PackRef[]; position(at: ObjectLoc): number; written: SealedPack[] };
   /** Removes the unsealed pack (sealed ones are content-addressed; prune collects unreferenced ones). */
@@ -66,7 +64,7 @@ export function createPackOutput(packsDir: string, previous: PreviousSnapshot | 
   return {
     write: copy,
     reuse(key, before) {
-      if (before.pack !== undefined && before.offset !== undefined) return { pack: before.pack, offset: before.offset };
+      if (before.at !== null) return { pack: before.at.pack, offset: before.at.offset };
       // Per-URL previous snapshot: its file holds exactly the stored bytes.
       return copy(readFileSync(join(previous!.dir, key)));
     },
@@ -79,15 +77,13 @@ export function createPackOutput(packsDir: string, previous: PreviousSnapshot | 
       if (p === undefined) throw new Error(`pack ${at.pack} of this compile is not sealed yet`);
       return { pack: p.sha256, offset: at.offset };
     },
-    compact(objects) {
+    compact(objects, relocate) {
       const sizes = previous?.packSizes;
       if (!sizes || sizes.size === 0) return [];
+      // Two passes over the views: live bytes per pack first, then only the sparse packs' objects.
       const live = new Map<string, number>();
-      const list: { size: number; at: ObjectLoc }[] = [];
       for (const o of objects) {
-        if (typeof o.at.pack !== 'string') continue;
-        live.set(o.at.pack, (live.get(o.at.pack) ?? 0) + o.size);
-        list.push(o);
+        if (o.at !== null && typeof o.at.pack === 'string') live.set(o.at.pack, (live.get(o.at.pack) ?? 0) + o.size);
       }
       const sparse = new Set<string>();
       for (const [sha, bytes] of live) {
@@ -95,13 +91,17 @@ export function createPackOutput(packsDir: string, previous: PreviousSnapshot | 
         if (size !== undefined && bytes < size * SPARSE_PACK_SHARE) sparse.add(sha);
       }
       if (sparse.size === 0) return [];
+      const moving: { key: string; size: number; at: { pack: string; offset: number } }[] = [];
+      for (const o of objects) {
+        if (o.at !== null && typeof o.at.pack === 'string' && sparse.has(o.at.pack)) moving.push({ key: o.key, size: o.size, at: { pack: o.at.pack, offset: o.at.offset } });
+      }
       // In pack and offset order: each sparse pack is read front to back.
-      const moving = list.filter((o) => sparse.has(o.at.pack as string)).sort((a, b) => (a.at.pack < b.at.pack ? -1 : a.at.pack > b.at.pack ? 1 : a.at.offset - b.at.offset));
+      moving.sort((a, b) => (a.at.pack < b.at.pack ? -1 : a.at.pack > b.at.pack ? 1 : a.at.offset - b.at.offset));
       let fd = -1;
       let openSha = '';
       try {
         for (const o of moving) {
-          const sha = o.at.pack as string;
+          const sha = o.at.pack;
           if (sha !== openSha) {
             if (fd >= 0) closeSync(fd);
             fd = openSync(fileOfSha(sha), 'r');
@@ -114,7 +114,7 @@ export function createPackOutput(packsDir: string, previous: PreviousSnapshot | 
             if (n === 0) throw new Error(`pack ${sha} ends before byte ${o.at.offset + o.size}`);
             done += n;
           }
-          o.at = copy(bytes);
+          relocate(o.key, copy(bytes));
         }
       } finally {
         if (fd >= 0) closeSync(fd);

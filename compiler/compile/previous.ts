@@ -13,15 +13,10 @@ import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR } from '../../snapshots/key
 import { isManifestHeader, MANIFEST_FORMAT, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { readCurrentId } from '../../snapshots/store/pointer.js';
 import { openIndexFile } from '../../snapshots/store/packed-fs.js';
+import { ObjectColumns, type StoredObject } from './object-columns.js';
 
-export interface PreviousObject {
-  size: number;
-  sha256: string;
-  input: string | null;
-  /** SHA-256 of the pack that holds the object (packed snapshots only). */
-  pack?: string;
-  offset?: number;
-}
+/** An object of the previous snapshot; `at` is its pack and offset (null in a per-URL snapshot). */
+export type PreviousObject = StoredObject;
 
 export interface PreviousSnapshot {
   id: string;
@@ -30,7 +25,7 @@ export interface PreviousSnapshot {
   packsDir: string;
   /** True when the previous snapshot is packed: its objects carry `pack` and `offset`. */
   packed: boolean;
-  objects: Map<string, PreviousObject>;
+  objects: ObjectColumns;
   /** Size of each pack the previous index references, by SHA-256 (empty for the per-URL layout). */
   packSizes: Map<string, number>;
 }
@@ -44,7 +39,7 @@ export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapsh
   const packsDir = join(root, PACKS_DIR);
   const indexPath = join(dir, OBJECT_INDEX_FILE);
   if (existsSync(indexPath)) return { id, dir, packsDir, packed: true, ...indexObjects(indexPath, id) };
-  const objects = new Map<string, PreviousObject>();
+  const objects = new ObjectColumns();
   let first = true;
   for (const line of linesSync(manifestPath)) {
     const item = JSON.parse(line) as ManifestHeader | ManifestEntry;
@@ -53,13 +48,13 @@ export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapsh
       if ((item as ManifestHeader).format !== MANIFEST_FORMAT) throw new Error(`not a catalog manifest: ${manifestPath}`);
     }
     if (isManifestHeader(item)) continue;
-    objects.set(item.key, { size: item.size, sha256: item.sha256, input: item.input });
+    objects.add({ key: item.key, size: item.size, sha256: item.sha256, input: item.input, at: null });
   }
   return { id, dir, packsDir, packed: false, objects, packSizes: new Map() };
 }
 
 /** Every row of a packed snapshot's object index, with its pack's SHA-256. */
-function indexObjects(path: string, id: string): { objects: Map<string, PreviousObject>; packSizes: Map<string, number> } {
+function indexObjects(path: string, id: string): { objects: ObjectColumns; packSizes: Map<string, number> } {
   const db = openIndexFile(path, id);
   try {
     const packs = new Map<number, string>();
@@ -68,10 +63,10 @@ function indexObjects(path: string, id: string): { objects: Map<string, Previous
       packs.set(p.seq, p.sha256);
       packSizes.set(p.sha256, p.size);
     }
-    const objects = new Map<string, PreviousObject>();
+    const objects = new ObjectColumns();
     const rows = db.prepare('SELECT key, pack, offset, length, sha256, input FROM objects').raw().iterate() as Iterable<[string, number, number, number, Buffer, string | null]>;
     for (const [key, pack, offset, length, sha, input] of rows) {
-      objects.set(key, { size: length, sha256: sha.toString('hex'), input, pack: packs.get(pack), offset });
+      objects.add({ key, size: length, sha256: sha.toString('hex'), input, at: { pack: packs.get(pack)!, offset } });
     }
     return { objects, packSizes };
   } finally {

@@ -3,7 +3,7 @@
  * `/v1/observations` (the mobile write surface) and `/v1/admin/*`, except reading the audit rows of
  * the caller's own keys. A valid bearer key there is 403 `forbidden`.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
 
@@ -28,11 +28,8 @@ export function isBearerForbidden(method: string, path: string): boolean {
   return false;
 }
 
-export function createFamilyGuard(): MiddlewareHandler<ProxyEnv> {
-  return async (c, next) => {
-    if (c.get('auth')?.kind === 'bearer' && isBearerForbidden(c.req.method, c.req.path)) {
-      throw new CatalogError('forbidden', 'API keys cannot call this route: it belongs to the service\'s own apps or to operators.');
-    }
-    await next();
-  };
+export function refuseFamily(c: Context<ProxyEnv>): void {
+  if (c.get('auth')?.kind === 'bearer' && isBearerForbidden(c.req.method, c.req.path)) {
+    throw new CatalogError('forbidden', 'API keys cannot call this route: it belongs to the service\'s own apps or to operators.');
+  }
 }

@@ -5,7 +5,7 @@
  * Paths outside `/v1` do not exist (404); /openapi.json answers before the gate (app.ts).
  */
 import { getCookie } from 'hono/cookie';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyConfig } from '../config.js';
 import type { AuthContext, ProxyEnv } from '../env.js';
@@ -13,7 +13,8 @@ import type { KeyStore } from '../keys/store.js';
 import { createTurnCheck } from '../keys/turn-check.js';
 import { guardState } from '../state/state-fault.js';
 import { readBearer } from './bearer.js';
-import { familyOf } from './families.js';
+import { familyOf, refuseFamily } from './families.js';
+import { refuseMethod } from './methods.js';
 import { isFirstParty } from './first-party.js';
 import { INTERNAL_KEY_HEADER, isInternalCaller } from './internal.js';
 import { isPublicPath } from './public.js';
@@ -54,11 +55,19 @@ export interface GateDeps {
   clock: () => number;
 }
 
-export function createGate(deps: GateDeps): MiddlewareHandler<ProxyEnv> {
+/** The gate stage of the request path (request-path.ts). */
+export interface Gate {
+  /** Who is calling: 404 outside `/v1`, 401 without a valid credential; sets `auth`. */
+  identify(c: Context<ProxyEnv>): void;
+  /** What that caller may do here: 403 for a family it may not call, 405 for a write on a partner path. */
+  authorize(c: Context<ProxyEnv>): void;
+}
+
+export function createGate(deps: GateDeps): Gate {
   const { keys, config, clock } = deps;
   const checkKey = createTurnCheck(keys);
 
-  function identify(c: Parameters<MiddlewareHandler<ProxyEnv>>[0]): AuthContext | null {
+  function caller(c: Context<ProxyEnv>): AuthContext | null {
     const bearer = readBearer(c.req.header('Authorization'));
     if (bearer.kind !== 'absent') {
       const presented = bearer.kind === 'key' ? bearer.key : null;
@@ -78,11 +87,16 @@ export function createGate(deps: GateDeps): MiddlewareHandler<ProxyEnv> {
     return null;
   }
 
-  return async (c, next) => {
-    if (familyOf(c.req.path) === 'other') throw new CatalogError('not_found', 'No route matches this path.');
-    const auth = identify(c);
-    if (auth === null) throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE);
-    c.set('auth', auth);
-    await next();
+  return {
+    identify(c) {
+      if (familyOf(c.req.path) === 'other') throw new CatalogError('not_found', 'No route matches this path.');
+      const auth = caller(c);
+      if (auth === null) throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE);
+      c.set('auth', auth);
+    },
+    authorize(c) {
+      refuseFamily(c);
+      refuseMethod(c);
+    },
   };
 }

@@ -17,7 +17,7 @@ import { gzip, sha256Hex } from '../../snapshots/codec.js';
 import type { ProxyEnv } from '../env.js';
 import { acceptsGzip } from '../serve-object/accept-encoding.js';
 import { ifNoneMatchHits } from '../serve-object/etag.js';
-import { respond, type HeaderBag } from './response-headers.js';
+import { send, type Answer, type HeaderBag } from './response-headers.js';
 
 /**
  * The partner document (part 2) says gzip is applied when the client accepts it, so every 2xx
@@ -33,7 +33,18 @@ export function respondNegotiated(
   status: number,
   own: HeaderBag,
   options: { etag?: boolean } = {},
-): Response {
+): Promise<Response> {
+  return send(c, negotiated(c, body, status, own, options));
+}
+
+/** The answer respondNegotiated sends, not yet a Response (the error responder's 429 is made with it inside the audit commit). */
+export function negotiated(
+  c: Context<ProxyEnv>,
+  body: string,
+  status: number,
+  own: HeaderBag,
+  options: { etag?: boolean } = {},
+): Answer {
   const headers: HeaderBag = { ...own, Vary: 'Accept-Encoding' };
   let bytes: Buffer | string = body;
   let length = Buffer.byteLength(body);
@@ -47,9 +58,9 @@ export function respondNegotiated(
     headers.ETag = `"${sha256Hex(bytes)}"`;
     if (ifNoneMatchHits(c.req.header('if-none-match'), headers.ETag)) {
       delete headers['Content-Encoding'];
-      return respond(c, null, 304, headers, null);
+      return { body: null, status: 304, headers, bytes: null };
     }
   }
   headers['Content-Length'] = String(length);
-  return respond(c, c.req.method === 'HEAD' ? null : bytes, status, headers, length);
+  return { body: c.req.method === 'HEAD' ? null : bytes, status, headers, bytes: length };
 }

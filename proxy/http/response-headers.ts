@@ -1,30 +1,46 @@
 /**
- * The headers every response of a request carries (X-Request-Id; RateLimit-Policy and RateLimit for
- * a bearer key), kept as one plain object in the context instead of Hono's `c.header()`.
+ * The last stage of the request path (proxy/request-path.ts): the response, built ONCE, from the
+ * answer a route (or the error responder) made and the headers every response of the request
+ * carries (X-Request-Id; RateLimit-Policy and RateLimit for a bearer key), which are kept as one
+ * plain object in the context instead of Hono's `c.header()`.
  *
- * Why: `c.header()` keeps headers in a WHATWG `Headers` object (every set validates and lowercases
- * the name, the adapter then iterates and re-sorts it), and any read of `c.res.headers` by a
- * middleware turns the response's headers into such an object too. @hono/node-server has a fast
- * path for a Response built from a body and a PLAIN header object: it passes the object straight to
- * `writeHead` (see `responseViaCache` in its listener), and it keeps a reference to that object, not
- * a copy. The object routes (every card GET) answer through `respond()`, which hands the adapter one
- * plain object holding these headers and their own, and records the body length for the audit row,
- * so no middleware needs to look at the response's headers.
+ * Why a plain object: `c.header()` keeps headers in a WHATWG `Headers` object (every set validates
+ * and lowercases the name, the adapter then iterates and re-sorts it), and any read of
+ * `c.res.headers` by a middleware turns the response's headers into such an object too.
+ * @hono/node-server has a fast path for a Response built from a body and a PLAIN header object: it
+ * passes the object straight to `writeHead` (see `responseViaCache` in its listener).
  *
- * Headers learned after the response was made (the rate-limit ones: the request is counted in the
- * same commit as its audit row, once the answer exists) go into the shared object too, and
- * `applyPending()` adds what a response lacks once the app has answered: a `respond()` response is
- * made again from its body and the completed plain object (still the fast path), any other response
- * gets them through `c.header()`.
+ * Why once, and only here: the rate-limit headers are learned when the request is counted, in the
+ * same commit as its audit row, which needs the answer's status and length. So `respond()` first
+ * hands the answer (body, status, own headers, length) to the request's `settle` step (audit and
+ * limit, proxy/audit/settle.ts), which commits the count and the row and may swap the answer for the
+ * 429; only then is the Response made, with every shared header already known. A dropped answer's
+ * body is cancelled, never wrapped.
  *
  * @example
- *   responseHeadersOf(c)['RateLimit'] = '"free";r=59;t=30';
  *   return respond(c, bytes, 200, { 'Content-Type': 'application/json' }, bytes.length);
  */
 import type { Context } from 'hono';
 import type { ProxyEnv } from '../env.js';
 
 export type HeaderBag = Record<string, string>;
+
+/** What a route answered, before it is a Response. */
+export interface Answer {
+  body: Uint8Array | string | ReadableStream | null;
+  status: number;
+  /** The answer's own headers; a shared header of the same name loses to them. */
+  headers: HeaderBag;
+  /** The body length for the audit row and the log (null when unknown up front, e.g. a stream). */
+  bytes: number | null;
+}
+
+/**
+ * Commits what must be committed before the answer leaves (the audit row and the rate-limit count)
+ * and returns the answer to send: this one, or one that replaces it (the 429). Set per request by
+ * the request path; absent (a bare router in a test, the routes before the gate), answers go as made.
+ */
+export type Settle = (c: Context<ProxyEnv>, answer: Answer) => Answer | Promise<Answer>;
 
 /** This request's shared headers (created empty if no middleware made them, e.g. a bare router in a test). */
 export function responseHeadersOf(c: Context<ProxyEnv>): HeaderBag {
@@ -36,67 +52,38 @@ export function responseHeadersOf(c: Context<ProxyEnv>): HeaderBag {
   return bag;
 }
 
-/**
- * The response, with the shared headers merged under `own` (a route's header wins on a clash, as
- * with Hono's prepared headers). `bytes` is the body length recorded in the audit row (null when
- * unknown up front, e.g. a streamed body).
- */
+/** The response for this answer (see the file comment); `bytes` as in `Answer`. */
 export function respond(
   c: Context<ProxyEnv>,
-  body: Uint8Array | string | ReadableStream | null,
+  body: Answer['body'],
   status: number,
   own: HeaderBag,
   bytes: number | null,
-): Response {
-  const headers = Object.assign({}, responseHeadersOf(c), own);
-  c.set('responseBytes', bytes);
-  return made(body, status, headers);
+): Promise<Response> {
+  return send(c, { body, status, headers: own, bytes });
 }
 
-interface Made {
-  body: Uint8Array | string | ReadableStream | null;
-  status: number;
-  headers: HeaderBag;
-}
-
-/** What each response made by respond() was made from, so it can be made again with more headers. */
-const madeByRespond = new WeakMap<Response, Made>();
-
-function made(body: Made['body'], status: number, headers: HeaderBag): Response {
-  const res = new Response(body as BodyInit | null, { status, headers });
-  madeByRespond.set(res, { body, status, headers });
-  return res;
-}
-
-/** After the app answered: adds the shared headers the response lacks (a route's own header wins). */
-export function applyPending(c: Context<ProxyEnv>): void {
-  const bag = c.get('responseHeaders');
-  if (bag === undefined) return;
-  const from = madeByRespond.get(c.res);
-  if (from !== undefined) {
-    // Made again from the same (unread) body and a plain object, not patched through c.header():
-    // the adapter's fast path stays, and WHATWG's Response, which copies its headers when made,
-    // gets them too.
-    let missing = false;
-    for (const name in bag) {
-      if (name in from.headers) continue;
-      from.headers[name] = bag[name];
-      missing = true;
-    }
-    if (missing) {
-      c.res = undefined;
-      c.res = made(from.body, from.status, from.headers);
-    }
-    return;
+export async function send(c: Context<ProxyEnv>, answer: Answer): Promise<Response> {
+  const settle = c.get('settle');
+  let final = answer;
+  if (settle !== undefined) {
+    // Once per request: an answer made after it (the 503 of a commit that failed) goes as made.
+    c.set('settle', undefined);
+    final = await settle(c, answer);
   }
-  for (const name in bag) {
-    if (!c.res.headers.has(name)) c.header(name, bag[name]);
-  }
+  c.set('responseBytes', final.bytes);
+  return new Response(final.body as BodyInit | null, { status: final.status, headers: Object.assign({}, responseHeadersOf(c), final.headers) });
+}
+
+/** Drops an answer that will not be sent: a streamed body is cancelled, so its source is released. */
+export function dropAnswer(answer: Answer): void {
+  const body = answer.body;
+  if (body !== null && typeof body === 'object' && 'cancel' in body) void body.cancel().catch(() => undefined);
 }
 
 /**
- * The body length of the response, for the audit row and the request log: what respond() recorded
- * (reading c.res.headers would undo the adapter's fast path), else a numeric Content-Length, else null.
+ * The body length of the response, for the request log: what respond() recorded, else a numeric
+ * Content-Length (a response made outside it, e.g. the health routes), else null.
  */
 export function responseBytesOf(c: Context<ProxyEnv>): number | null {
   const known = c.get('responseBytes');

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the proxy, built from the route table (proxy/route-table/), the other
- * route entries (routes-*.ts) and the shared components. `GET /openapi.json` serves it and `npm run openapi` writes it to docs/openapi.json; a
+ * The OpenAPI 3.1 document of the proxy, built from the route tables (proxy/route-table/), the
+ * health probes (routes-snapshot.ts) and the shared components. `GET /openapi.json` serves it and `npm run openapi` writes it to docs/openapi.json; a
  * test checks the file equals what this builds, lints it, and validates real responses of every
  * route against it.
  *
@@ -18,8 +18,8 @@ import { responseComponents } from './responses.js';
 import { partnerRoutes } from '../route-table/table.js';
 import type { Route } from '../route-table/route.js';
 import { readEnvelopeSchema } from './route-spec.js';
-import { adminPaths, adminSchemasWithEnvelope } from './routes-admin.js';
-import { metaPaths } from './routes-meta.js';
+import { adminSchemasWithEnvelope } from './routes-admin.js';
+import { documentTable } from '../route-table/document-table.js';
 import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths } from './routes-snapshot.js';
 import { snapshotSchemas, snapshotSchemasWithEnvelope } from './schemas-snapshot.js';
 import { adminSchemas } from './schemas-admin.js';
@@ -73,8 +73,8 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
   const examples = structuredClone(committed);
   const envelopes: Record<string, Schema> = {};
   for (const route of readRoutes(table)) envelopes[route.envelope] = readEnvelopeSchema(route);
-  const paths = tablePaths(table, examples);
-  Object.assign(paths, adminPaths(examples), metaPaths(), healthPaths(examples));
+  const paths = tablePaths([...table, ...documentTable()], examples);
+  Object.assign(paths, healthPaths(examples));
   return {
     openapi: '3.1.0',
     info: {

@@ -5,8 +5,9 @@
  *   enveloped JSON document or list page) becomes a `ReadRoute` (table-paths.ts) and `readOperation`
  *   gives it the responses every read shares (200 envelope, 304, and the errors of API.md §6);
  *   another one states its operation with `customOperation`.
- * - The routes outside the table (admin, health, this document): `customOperation` with its success
- *   response and error statuses, in a routes-*.ts file whose paths document.ts merges.
+ * - Any other route of a table (snapshot files, key administration, this document) states its
+ *   operation, which `customOperation` completes; the health probes, outside the tables, are in
+ *   routes-snapshot.ts, whose paths document.ts merges.
  * - A new error status or header goes into responses.ts / headers.ts first.
  *
  * Then `npm run openapi` captures the example (capture-examples.ts makes the request) and rewrites

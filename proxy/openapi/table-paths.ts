@@ -42,7 +42,8 @@ export function tablePaths(table: readonly Route[], examples: OpenApiExamples): 
   const paths: Record<string, Record<string, Schema>> = {};
   for (const route of table) {
     if ('operation' in route.doc) {
-      paths[route.path] = { get: customOperation(route.doc.tag, route.doc.operation(documentedParams(route).map(parameterRef)), examples) };
+      // Entries of one path (the admin writes) share its path item, in the table's order.
+      paths[route.path] = { ...paths[route.path], [route.method ?? 'get']: customOperation(route.doc.tag, route.doc.operation(documentedParams(route).map(parameterRef)), examples) };
       continue;
     }
     for (const read of readRoutes([route])) paths[read.path] = { get: readOperation(read, examples) };

@@ -13,6 +13,9 @@ import { parseSearchQuery } from '../search/query.js';
 import { requireGame, requireId, requireOneOf, requireSetCode, requireSlug } from '../serve-object/validate.js';
 import { requireSnapshotId } from '../snapshot-files/snapshot-files.js';
 import { isPackHash } from '../../snapshots/packs/pack-reader.js';
+import { isKeyId } from '../keys/format.js';
+import { parseInstant, parseTenant } from '../keys/validate.js';
+import { instantSchema, tenantSchema } from '../openapi/schemas-admin.js';
 import { pathParam, queryParam, type DocumentedParam } from './param.js';
 
 export const DEFAULT_RANGE = '30d';
@@ -148,3 +151,30 @@ export function limitParam(defaultLimit: number): DocumentedParam {
     doc: { name: 'limit', in: 'query', required: false, description: `Items per page, default ${defaultLimit}: any integer 1 or more; above ${MAX_LIMIT} is capped at ${MAX_LIMIT} with a warning. 0, negatives, decimals or text are 400.`, schema: { type: 'integer', minimum: 1, default: defaultLimit } },
   };
 }
+
+/**
+ * A key ID that is not 8 letters or digits breaks the document's pattern, so it is 400 naming `id`
+ * like any malformed parameter (a well-formed unknown one is 404). Not echoed: it may be a whole key.
+ */
+export const KeyId = pathParam({
+  component: 'KeyId', name: 'id', description: 'A key ID (the 8 characters after `rxk_`).',
+  schema: { type: 'string', pattern: '^[0-9A-Za-z]{8}$' },
+  check: (raw) => {
+    if (raw === undefined || raw === null || !isKeyId(raw)) throw new CatalogError('invalid_parameter', 'id must be a key ID: the 8 letters or digits after rxk_', { parameter: 'id' });
+    return raw;
+  },
+});
+
+export const Tenant = queryParam({
+  component: 'Tenant', name: 'tenant', description: 'Only the keys of this tenant.', schema: tenantSchema(),
+  check: (raw) => (raw === undefined || raw === null ? undefined : parseTenant(raw)),
+});
+
+/** An instant of the audit route, as ms since the epoch (null when absent). */
+const instant = (component: string, name: string, description: string) => queryParam({
+  component, name, description, schema: instantSchema('A date or an ISO timestamp with a zone.'),
+  check: (raw) => (raw === undefined || raw === null ? null : Date.parse(parseInstant(raw, name))),
+});
+
+export const Since = instant('Since', 'since', 'Rows at or after this instant: `YYYY-MM-DD` (midnight UTC) or an ISO timestamp with a zone (`2026-11-20T10:00:00Z`); a day that does not exist (2026-02-30) is 400.');
+export const Until = instant('Until', 'until', 'Rows before this instant, in the form of `since` (must be after `since`).');

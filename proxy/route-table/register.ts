@@ -1,14 +1,19 @@
 /**
  * Makes the Hono routes of a route table (route.ts). Every route, in the order a request meets it:
- * the route pattern for the audit row, unknown query parameters refused (a typo is a clear 400, not
- * a silent default), each parameter checked in the route's order (a query parameter given twice is
- * refused, API.md §3), `page` and `limit` for a list, then the answer. All of it runs before any
- * store is touched.
+ * the route pattern for the audit row, the caller it needs (the internal key for key
+ * administration), unknown query parameters refused (a typo is a clear 400, not a silent default),
+ * each parameter checked in the route's order (a query parameter given twice is refused, API.md §3),
+ * `page` and `limit` for a list, the JSON body for a write, then the answer. All of it runs before
+ * any store is touched.
  */
 import type { Context, Hono } from 'hono';
 import type { ProxyEnv } from '../env.js';
 import { parseListParams, rejectUnknownParams, singleParam } from '../http/params.js';
 import { queryOf } from '../serve-object/validate.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import { familyOf } from '../gate/families.js';
+import { requireInternal } from '../gate/internal.js';
+import { readJsonObject } from '../http/json-body.js';
 import type { Param } from './param.js';
 import type { Route, RouteDeps, RouteRequest } from './route.js';
 
@@ -36,6 +41,24 @@ function restOfPath(url: string, prefix: string): string | null {
 
 export function registerRoutes(router: Hono<ProxyEnv>, table: readonly Route[], deps: RouteDeps): void {
   for (const route of table) registerRoute(router, route, deps);
+  // The partner paths' other methods are refused by the gate's method check (gate/methods.ts); the
+  // others name, in Allow, the methods their entries declare (GET also answers HEAD).
+  const methods = new Map<string, Set<string>>();
+  for (const route of table) {
+    if (familyOf(route.path) === 'partner') continue;
+    const pattern = honoPath(route);
+    const set = methods.get(pattern) ?? new Set<string>();
+    const method = (route.method ?? 'get').toUpperCase();
+    set.add(method);
+    if (method === 'GET') set.add('HEAD');
+    methods.set(pattern, set);
+  }
+  for (const [pattern, set] of methods) {
+    const allow = [...set].sort().join(', ');
+    router.all(pattern, (c) => {
+      throw new CatalogError('method_not_allowed', `${c.req.method} is not allowed on this route.`, { allow });
+    });
+  }
 }
 
 function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): void {
@@ -45,11 +68,14 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
   const restPrefix = pattern.endsWith('*') ? pattern.slice(0, -1) : '';
   const each = 'each' in route.doc ? route.doc.each : null;
   const answer = answerOf(route, deps);
+  const checkQuery = route.query !== 'ignored';
+  const body = route.body;
 
-  router.get(pattern, async (c) => {
+  router.on((route.method ?? 'get').toUpperCase(), pattern, async (c) => {
     c.set('routePattern', pattern);
+    if (route.caller === 'internal') requireInternal(c);
     const query = queryOf(c);
-    rejectUnknownParams(query, allowed);
+    if (checkQuery) rejectUnknownParams(query, allowed);
     const values: Record<string, unknown> = {};
     for (const [key, p] of params) {
       const raw = p.in === 'query' ? singleParam(query, p.name) : p.rest ? restOfPath(c.req.url, restPrefix) : c.req.param(p.name);
@@ -58,10 +84,9 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
     // The audit row names the concrete route: API.md lists the discover feeds as separate routes.
     if (each !== null) c.set('routePattern', pattern.replace(`:${route.params[each].name}`, String(values[each])));
     const page = route.paging === undefined ? null : parseListParams(query, route.paging);
-    return answer(c, { values, page });
+    return answer(c, { values, page, body: body === undefined ? null : await readJsonObject(c, body.fields, body.optional === true) });
   });
 }
-
 function answerOf(route: Route, deps: RouteDeps): (c: Context<ProxyEnv>, request: RouteRequest<Route['params']>) => Promise<Response> | Response {
   const a = route.answer;
   if ('document' in a) return (c, { values }) => deps.serve.document(c, a.document(values), a.what);

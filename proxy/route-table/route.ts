@@ -20,9 +20,18 @@ import type { Schema } from '../openapi/schema-kit.js';
 import type { SearchQuery } from '../search/query.js';
 import type { ObjectServer } from '../serve-object/object-server.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import type { AuditReader } from '../audit/reader.js';
+import type { KeyStore } from '../keys/store.js';
 import type { Params, Values } from './param.js';
 
-/** What the answers need, built once per app (routes/catalog.ts). */
+/** What the key administration and audit answers need (routes/admin-*.ts). */
+export interface AdminDeps {
+  keys: KeyStore;
+  audit: AuditReader;
+  clock: () => number;
+}
+
+/** What the answers need, built once per app (routes/route-deps.ts). */
 export interface RouteDeps {
   serve: ObjectServer;
   files: SnapshotFiles;
@@ -30,12 +39,17 @@ export interface RouteDeps {
   search: (c: Context<ProxyEnv>, query: SearchQuery, page: ListParams) => Promise<Response>;
   /** The public key published at /v1/snapshot/public-key, or null. */
   publicKey: { pem: string; fingerprint: string } | null;
+  /** Absent where no key store is wired (a test's bare router): the admin routes then fail as `internal`. */
+  admin?: AdminDeps;
+  /** Serves the OpenAPI document (routes/openapi.ts). */
+  document?: (c: Context<ProxyEnv>) => Promise<Response>;
 }
 
-/** The checked request: the route's parameters, and `page`/`limit` when it is a list. */
+/** The checked request: the route's parameters, `page`/`limit` when it is a list, the JSON body when it takes one. */
 export interface RouteRequest<P extends Params> {
   values: Values<P>;
   page: ListParams | null;
+  body: Record<string, unknown> | null;
 }
 
 export type Answer<P extends Params> =
@@ -69,9 +83,22 @@ export type RouteDoc =
   /** Any other answer, written out; `parameters` are the route's, as the document refers to them. */
   | { tag: string; operation(parameters: Schema[]): CustomOperation };
 
+export type Method = 'get' | 'post' | 'delete';
+
 export interface Route<P extends Params = Params> {
   /** The OpenAPI path (`/v1/cards/{id}`); Hono's is derived (`:id`, `*` for a rest parameter). */
   path: string;
+  /** Default `get` (which answers HEAD too). Outside the partner paths, any method no entry of the path declares is 405 naming those that are. */
+  method?: Method;
+  /** `internal`: only the internal key (403 for any other caller), checked before anything else. */
+  caller?: 'internal';
+  /**
+   * `ignored`: query parameters are not looked at. Only the key administration writes, which never
+   * refused them; every other route refuses one it does not declare.
+   */
+  query?: 'ignored';
+  /** A JSON object body with only these fields (400 naming another); `optional`: an empty body is `{}`. */
+  body?: { fields: readonly string[]; optional?: boolean };
   /** Checked in this order, after unknown query parameters are refused; path parameters first. */
   params: P;
   /** The default `limit` of a list route; a list takes `page` and `limit`, checked after `params`. */

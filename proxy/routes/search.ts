@@ -9,7 +9,7 @@ import { envelope, pageInfo } from '../../snapshots/envelope.js';
 import { stableJson } from '../../snapshots/codec.js';
 import { linkHeader, type ListParams } from '../http/params.js';
 import { respondNegotiated } from '../http/respond-negotiated.js';
-import { JSON_CONTENT_TYPE } from '../serve-object/respond-object.js';
+import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
 import type { SearchQuery } from '../search/query.js';
 import { planSearch } from '../search/plan.js';
 import { MAX_COUNTED, type SearchHit } from '../search/search-index.js';
@@ -21,8 +21,6 @@ export interface SearchRouteDeps {
   /** Open index handles; by default the route keeps its own (pass one to close it at shutdown). */
   indexes?: SearchIndexCache;
 }
-
-const CACHE_CONTROL = 'public, s-maxage=300, stale-while-revalidate=3600';
 
 /**
  * One result item: the compiler's summary with `kind`, `id`, `game` and `match` (the relevance tier)
@@ -50,7 +48,7 @@ export function createSearchAnswer(deps: SearchRouteDeps): (c: Context<ProxyEnv>
     if (result.capped) warnings.push(`total capped at ${MAX_COUNTED}`);
 
     const body = stableJson(envelope('search', index.asOf, result.hits.map(toItem), pageInfo(page, limit, result.total), warnings));
-    const headers: Record<string, string> = { 'X-Snapshot-Id': reader.id, 'Cache-Control': CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE };
+    const headers: Record<string, string> = { 'X-Snapshot-Id': reader.id, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE };
     const link = linkHeader(c.req.url, page, limit, result.total);
     if (link !== null) headers.Link = link;
     return respondNegotiated(c, body, 200, headers, { etag: true });

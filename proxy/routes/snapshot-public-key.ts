@@ -21,7 +21,7 @@ export function publishedKey(publicKey: KeyObject | null | undefined): Published
   return { pem: publicKey.export({ type: 'spki', format: 'pem' }) as string, fingerprint: keyFingerprint(publicKey) };
 }
 
-export function answerPublicKey(c: Context<ProxyEnv>, key: PublishedKey | null): Response {
+export function answerPublicKey(c: Context<ProxyEnv>, key: PublishedKey | null): Promise<Response> {
   if (key === null) throw new CatalogError('not_found', 'this server publishes no signing key (catalog serve --public-key)');
   return respondBody(c, key.pem, 'application/x-pem-file', { 'X-Key-Fingerprint': key.fingerprint });
 }

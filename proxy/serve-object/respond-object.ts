@@ -22,7 +22,7 @@ export function respondObject(
   loader: ObjectLoader,
   obj: ServedObject,
   extra: { link?: string | null } = {},
-): Response {
+): Promise<Response> {
   const gzip = acceptsGzip(c.req.header('accept-encoding'));
   const etag = etagFor(obj.sha256, gzip);
   // One plain object for the adapter's fast path (http/response-headers.ts). Content-Type also on

@@ -22,7 +22,7 @@ export interface FileResponse {
   filename?: string;
 }
 
-export function respondFile(c: Context<ProxyEnv>, file: SnapshotFile, r: FileResponse): Response {
+export function respondFile(c: Context<ProxyEnv>, file: SnapshotFile, r: FileResponse): Promise<Response> {
   const headers: Record<string, string> = {
     ETag: r.etag,
     'Cache-Control': SNAPSHOT_CACHE_CONTROL,

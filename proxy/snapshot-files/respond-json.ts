@@ -9,13 +9,13 @@ import { respondNegotiated } from '../http/respond-negotiated.js';
 import { JSON_CONTENT_TYPE } from '../serve-object/respond-object.js';
 import { SNAPSHOT_CACHE_CONTROL } from './respond-file.js';
 
-export function respondBody(c: Context<ProxyEnv>, body: string, contentType: string, extra: Record<string, string> = {}): Response {
+export function respondBody(c: Context<ProxyEnv>, body: string, contentType: string, extra: Record<string, string> = {}): Promise<Response> {
   const headers: Record<string, string> = { 'Cache-Control': SNAPSHOT_CACHE_CONTROL, 'Content-Type': contentType, ...extra };
   const snapshotId = c.get('snapshotId');
   if (snapshotId) headers['X-Snapshot-Id'] = snapshotId;
   return respondNegotiated(c, body, 200, headers, { etag: true });
 }
 
-export function respondJson(c: Context<ProxyEnv>, value: unknown): Response {
+export function respondJson(c: Context<ProxyEnv>, value: unknown): Promise<Response> {
   return respondBody(c, JSON.stringify(value), JSON_CONTENT_TYPE);
 }

@@ -1,7 +1,7 @@
 /**
  * Group commit for the state file: the writes of every request that reaches this point in the same
  * event-loop turn (the rate-limit count and the audit row of each request whose answer is ready,
- * audit/middleware.ts) run in ONE `BEGIN IMMEDIATE … COMMIT`, and each caller's promise settles
+ * audit/settle.ts) run in ONE `BEGIN IMMEDIATE … COMMIT`, and each caller's promise settles
  * only after that commit.
  *
  * Why: a commit, not a row, is what costs. Measured on the proxy's real statements (docs/benchmarks.md

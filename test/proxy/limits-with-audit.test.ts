@@ -1,8 +1,8 @@
 /**
- * The rate-limit count shares its audit row's commit (proxy/audit/middleware.ts): the request is
+ * The rate-limit count shares its audit row's commit (proxy/audit/settle.ts): the request is
  * counted once its answer exists, in the window it arrived in, and an answer over the limit is
  * replaced by the 429 before it leaves. These tests pin what that must not change (the 429 carries
- * nothing of the dropped answer; its row reads as before) and what it adds (a key refused in a window
+ * nothing of the dropped answer; its row reads as before) and what it adds (a key at its limit in a window
  * no longer reaches the routes in that window; a request answered after its window ended is counted
  * where it arrived).
  */
@@ -69,7 +69,7 @@ describe('the count and the audit row in one commit', () => {
     expect(h.state.sqlite.prepare('SELECT count FROM rate_counters').get()).toEqual({ count: 4 });
   });
 
-  it('when a key was refused in this window then its next requests there do not reach the routes, and in the next window they do again', async () => {
+  it('when a key reached its limit in this window then its next requests there do not reach the routes, and in the next window they do again', async () => {
     const snaps = watchedSnapshots();
     h = authHarness({ env: env('free=1'), snapshots: snaps.source });
     const { key } = h.keys.mint({ tenant: 'acme', tier: 'free' });
@@ -77,15 +77,14 @@ describe('the count and the audit row in one commit', () => {
     const call = (i: number) => h.app.request(`/v1/cards/no-such-card-${i}`, { headers: bearer(key) });
     expect((await call(1)).status).toBe(404);
     expect(snaps.reads()).toBe(1);
-    expect((await call(2)).status).toBe(429); // answered 404 by the route, then refused by its count
-    expect(snaps.reads()).toBe(2);
-    for (let i = 3; i < 8; i++) expect((await call(i)).status).toBe(429);
-    expect(snaps.reads()).toBe(2);
+    // Its count is at the limit now, so the next one cannot be within it: refused before the route.
+    for (let i = 2; i < 8; i++) expect((await call(i)).status).toBe(429);
+    expect(snaps.reads()).toBe(1);
     expect(h.state.sqlite.prepare('SELECT count FROM rate_counters').get()).toEqual({ count: 7 });
     expect(auditRows(h.state).map((r) => r.status)).toEqual([404, 429, 429, 429, 429, 429, 429]);
     h.clock.now = T0 + 30_000; // the next window
     expect((await call(8)).status).toBe(404);
-    expect(snaps.reads()).toBe(3);
+    expect(snaps.reads()).toBe(2);
   });
 
   it('when a request arrives in the last millisecond of a window and is answered in the next then it is counted in the window it arrived in', async () => {
@@ -93,7 +92,7 @@ describe('the count and the audit row in one commit', () => {
     const snaps = watchedSnapshots(() => {
       if (lateAnswer) h.clock.now = T0 + 30_000;
     });
-    h = authHarness({ env: env('free=1'), snapshots: snaps.source });
+    h = authHarness({ env: env('free=2'), snapshots: snaps.source });
     const { key } = h.keys.mint({ tenant: 'acme', tier: 'free' });
     const card = `/v1/cards/${catalog.cardIds[1]}`;
     expect((await h.app.request(card, { headers: bearer(key) })).status).toBe(200);
@@ -101,12 +100,13 @@ describe('the count and the audit row in one commit', () => {
     lateAnswer = true;
     const late = await h.app.request(`/v1/cards/${catalog.cardIds[2]}`, { headers: bearer(key) });
     lateAnswer = false;
-    expect(late.status).toBe(429);
+    // Counted in the window it arrived in: the last of that window's quota, with a second left.
+    expect(late.status).toBe(200);
     expect(late.headers.get('RateLimit')).toBe('"free";r=0;t=1');
     // The new window's quota is whole.
     const next = await h.app.request(card, { headers: bearer(key) });
     expect(next.status).toBe(200);
-    expect(next.headers.get('RateLimit')).toBe('"free";r=0;t=60');
+    expect(next.headers.get('RateLimit')).toBe('"free";r=1;t=60');
     const windows = h.state.sqlite.prepare('SELECT window_start, count FROM rate_counters ORDER BY window_start').all();
     const w0 = Math.floor(T0 / 60_000) * 60;
     expect(windows).toEqual([{ window_start: w0, count: 2 }, { window_start: w0 + 60, count: 1 }]);

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3BlobStore } from '../../../snapshots/store/blob-s3.js';
 import { createS3Client } from '../../../snapshots/store/s3-client.js';
@@ -14,6 +14,7 @@ import { openBlobStore } from '../../../snapshots/store/blob-store.js';
 import { isCatalogError } from '../../../snapshots/errors.js';
 import { REPO } from '../../helpers/cli.js';
 import { swiftPlan } from '../../helpers/swift.js';
+import { createTestBucket, type TestBucket } from '../../helpers/swift-bucket.js';
 import { blobStoreContract, PAGE_SIZE, PART_SIZE } from './blob-store.contract.js';
 
 const plan = swiftPlan();
@@ -24,7 +25,8 @@ const suite = plan.unavailable ? describe.skip : describe;
 let env: Record<string, string> = {};
 let stopSwift = () => {};
 let client: S3Client;
-const bucket = `catalog-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+let testBucket: TestBucket | undefined;
+let bucket = '';
 let prefixes = 0;
 
 async function catalogErrorOf(promise: Promise<unknown>) {
@@ -42,22 +44,12 @@ suite('S3 store on OpenStack Swift (s3api)', () => {
     const started = await plan.start();
     env = started.env;
     stopSwift = started.stop;
-    client = createS3Client(env).client;
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    testBucket = await createTestBucket(env, 'catalog-test');
+    ({ client, name: bucket } = testBucket);
   });
 
   afterAll(async () => {
-    if (client) {
-      // Single deletes: Swift's bulk delete wants a Content-MD5 the SDK does not send.
-      for (let token: string | undefined, more = true; more; ) {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-        await Promise.all((page.Contents ?? []).map((o) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: o.Key }))));
-        token = page.NextContinuationToken;
-        more = page.IsTruncated === true;
-      }
-      await client.send(new DeleteBucketCommand({ Bucket: bucket }));
-      client.destroy();
-    }
+    await testBucket?.remove();
     stopSwift();
   });
 
