@@ -77,6 +77,10 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
       extra['Retry-After'] = '1';
       logFailure(c, 'state file unavailable', err);
     }
+    // A 503 with a cause is a failure on the server's side (an object store that cannot be read, a
+    // search index that cannot be opened), not "nothing published yet": the partner gets the
+    // public message, the log the cause.
+    if (code === 'unavailable' && err.cause !== undefined) logFailure(c, 'snapshot data unavailable', err);
     if (code === 'range_not_satisfiable' && typeof err.details.contentRange === 'string') extra['Content-Range'] = err.details.contentRange;
     return render(c, code, err.message, extra);
   }

@@ -21,22 +21,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { numberOption } from './lib/arguments.mjs';
+import { syntheticKeys } from './lib/synthetic-keys.mjs';
 
 const args = process.argv.slice(2);
 const CARDS = numberOption(args, '--cards', 1_000_000);
-const RANGES = ['30d', '3mo', '6mo', '12mo', 'all'];
 const dir = mkdtempSync(join(tmpdir(), 'bench-pack-index-'));
 
-/** Keys in the order the compile produces them: cards (every range), figures, then list pages. */
-function* keys() {
-  const games = ['mtg', 'pokemon', 'lorcana', 'onepiece'];
-  for (let i = 0; i < CARDS; i++) {
-    const id = `${games[i % 4]}-s${(i >> 8) % 997}-${i}`;
-    for (const r of RANGES) yield `v1/cards/${id}/${r}.json.gz`;
-  }
-  for (let i = 0; i < CARDS / 8; i++) yield `v1/figures/fs-${i >> 4}-${i}.json.gz`;
-  for (let i = 0; i < CARDS / 5; i++) yield `v1/sets/mtg/s${i >> 7}/page-${(i % 128) + 1}.json.gz`;
-}
+const keys = () => syntheticKeys(CARDS);
 
 // Digests and fingerprints come from one random pool, so making them does not dominate the build.
 const POOL = randomBytes(1 << 24);

@@ -1,9 +1,10 @@
 /**
- * `catalog serve --snapshots <root> --state <file> [--host 127.0.0.1] [--port 8080] [--workers N]
- * [--admin-port P [--admin-host 127.0.0.1]]`: serves the current snapshot behind the key gate until
- * SIGTERM/SIGINT. Prints one stdout line `listening on <url>` once every worker is up (tests and
- * scripts read it; port 0 picks a free port), preceded by `metrics on <url>/metrics` when there is an
- * admin port. The log (one line per request, start and stop) goes to stderr through cli/log.ts.
+ * `catalog serve --snapshots <folder | s3://bucket/prefix> --state <file> [--host 127.0.0.1]
+ * [--port 8080] [--workers N] [--admin-port P [--admin-host 127.0.0.1]] [--snapshot-cache <dir>]
+ * [--poll-seconds 5]`: serves the current snapshot behind the key gate until SIGTERM/SIGINT.
+ * Prints one stdout line `listening on <url>` once every worker is up (tests and scripts read it;
+ * port 0 picks a free port), preceded by `metrics on <url>/metrics` when there is an admin port.
+ * The log (one line per request, start and stop) goes to stderr through cli/log.ts.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
@@ -25,13 +26,15 @@ interface ServeFlags {
   publicKey?: string;
   adminPort?: string;
   adminHost?: string;
+  snapshotCache?: string;
+  pollSeconds?: string;
 }
 
 export function registerServe(program: Command, io: CliIO): void {
   program
     .command('serve')
     .description('Serve the current snapshot as the partner API (key auth, rate limits, audit) until SIGTERM.')
-    .requiredOption('--snapshots <root>', 'snapshot root holding the `current` pointer')
+    .requiredOption('--snapshots <root>', 'snapshot root holding the `current` pointer: a folder, or s3://bucket/prefix (settings from AWS_*)')
     .requiredOption('--state <file>', 'SQLite state file (keys, rate counters, audit); created if absent')
     .option('--host <host>', 'address to bind', DEFAULT_HOST)
     .option('--port <port>', 'port to bind (0 = any free port)', String(DEFAULT_PORT))
@@ -40,6 +43,8 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--public-key <file>', 'Ed25519 public key (PEM) that verifies the manifests; published at /v1/snapshot/public-key')
     .option('--admin-port <port>', 'serve GET /metrics (Prometheus) on this port (0 = any free port); off when absent')
     .option('--admin-host <host>', 'address of the admin port; not loopback: /metrics needs CATALOG_INTERNAL_KEY', '127.0.0.1')
+    .option('--snapshot-cache <dir>', 's3:// only: local folder for the snapshots\' index and search files (default: snapshot-cache beside --state)')
+    .option('--poll-seconds <n>', 's3:// only: how often current.json is read (a folder\'s pointer is read every 250 ms)', '5')
     .action(async (flags: ServeFlags) => {
       const logger = createCliLogger(io, parseLogLevel(io.env));
       const server = await startServer({
@@ -53,6 +58,8 @@ export function registerServe(program: Command, io: CliIO): void {
         publicKeyFile: flags.publicKey,
         adminPort: flags.adminPort === undefined ? undefined : parseIntOption('--admin-port', flags.adminPort, 0, 65535),
         adminHost: flags.adminHost,
+        snapshotCache: flags.snapshotCache,
+        snapshotPollMs: parseIntOption('--poll-seconds', flags.pollSeconds ?? '5', 1, 3600) * 1000,
         log: (line) => logger.info(line),
         logger: pinoProxyLogger(logger),
       });

@@ -1,9 +1,10 @@
 /**
  * Readiness (`GET /readyz`): the process can answer partners right now, which needs both halves of
- * a request's work: a published snapshot to read (the `current` pointer names one) and a state file
- * that takes writes (every bearer request commits a rate-counter upsert and an audit row). The
- * write is real: one row rewritten in `readiness_probe`, through the same group commit as the
- * requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
+ * a request's work: a published snapshot to read (the `current` pointer names one, and the store
+ * it lives in can be read: an object store that cannot be reached is `snapshots_unreadable`) and a
+ * state file that takes writes (every bearer request commits a rate-counter upsert and an audit
+ * row). The write is real: one row rewritten in `readiness_probe`, through the same group commit as
+ * the requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
  *
  * The reason is logged (on a change of state only, so a probe every second does not flood the
  * log); the HTTP answer carries none (health-routes.ts).
@@ -17,7 +18,7 @@ import type { ProxyLogger } from '../logger.js';
 import type { GroupCommit } from '../state/group-commit.js';
 import type { StateDb } from '../state/open.js';
 
-export type NotReadyReason = 'no_snapshot' | 'state_not_writable';
+export type NotReadyReason = 'no_snapshot' | 'snapshots_unreadable' | 'state_not_writable';
 export type ReadinessResult = { ready: true } | { ready: false; reason: NotReadyReason };
 
 export interface Readiness {
@@ -32,7 +33,11 @@ export interface ReadinessDeps {
   clock?: () => number;
 }
 
-const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+const firstLine = (err: unknown): string => {
+  const line = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+  // A store's failure is wrapped in a message fit for partners; the operator needs its cause.
+  return err instanceof Error && err.cause !== undefined ? `${line} (${firstLine(err.cause)})` : line;
+};
 
 export function createReadiness(deps: ReadinessDeps): Readiness {
   const clock = deps.clock ?? Date.now;
@@ -61,7 +66,9 @@ export function createReadiness(deps: ReadinessDeps): Readiness {
       try {
         snapshot = (await deps.snapshots.current()) !== null;
       } catch (err) {
-        const result: ReadinessResult = { ready: false, reason: 'no_snapshot' };
+        // The pointer or the snapshot's files cannot be read (an object store down, refused
+        // credentials, a corrupt pointer): the detail says which.
+        const result: ReadinessResult = { ready: false, reason: 'snapshots_unreadable' };
         report(result, firstLine(err));
         return result;
       }

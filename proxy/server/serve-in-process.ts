@@ -7,7 +7,7 @@ import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
+import { openSnapshotSource } from '../../snapshots/store/open-snapshot-source.js';
 import { loadPublicKey } from '../../snapshots/signature.js';
 import { createApp } from '../app.js';
 import { createSearchIndexCache } from '../search/index-cache.js';
@@ -24,7 +24,7 @@ import { startAuditRetention } from '../audit/retention.js';
 import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from '../state/checkpoints.js';
 import {
   CONNECTIONS_CHECK_MS, DRAIN_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
-  type RunningServer, type ServerOptions,
+  snapshotCacheDir, type RunningServer, type ServerOptions,
 } from './server-options.js';
 import { firstLine, onStopSignals, startMetricsPort, stderrLog } from './server-process.js';
 
@@ -33,6 +33,12 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
   const publicKey = options.publicKeyFile === undefined ? null : loadPublicKey(options.publicKeyFile);
+  const snapshots = await openSnapshotSource(options.snapshots, {
+    cacheDir: snapshotCacheDir(options),
+    pollMs: options.snapshotPollMs,
+    env: options.env,
+    onError: (err, id) => log(`catalog serve: cannot fetch snapshot ${id} from ${options.snapshots}: ${firstLine(err)}${err instanceof Error && err.cause instanceof Error ? ` (${firstLine(err.cause)})` : ''}`),
+  });
   const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
   // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.
   const searchIndexes = createSearchIndexCache();
@@ -42,7 +48,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   let admin: AdminServer | null = null;
   try {
     const app = createApp({
-      db: state, config, snapshots: createFsSnapshotSource(options.snapshots), cacheBytes: options.cacheBytes,
+      db: state, config, snapshots, cacheBytes: options.cacheBytes,
       logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
     });
     const appListener = getRequestListener(app.fetch, { errorHandler: answerAdapterError });
@@ -66,6 +72,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
     }
   } catch (err) {
     state.close();
+    await snapshots.close?.();
     throw err;
   }
   const stopAnswering = registry !== null && role === 'worker' ? answerMetricsRequests(registry) : null;
@@ -97,6 +104,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
       retention.stop();
       checkpoints?.stop();
       await searchIndexes.close();
+      await snapshots.close?.();
       state.close();
       removeSignals();
       if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);

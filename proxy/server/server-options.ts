@@ -4,7 +4,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { CatalogError } from '../../snapshots/errors.js';
+import { parseStoreLocation } from '../../snapshots/store/blob-store.js';
 import type { ProxyLogger } from '../logger.js';
 
 /** A client must have sent its request line and headers within this (slowloris), … */
@@ -23,8 +25,15 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 const MAX_WORKERS = 256;
 
 export interface ServerOptions {
-  /** Snapshot root (holds the snapshot folders and the `current` pointer). */
+  /** Snapshot root (holds the snapshots and the `current` pointer): a folder or `s3://bucket/prefix`. */
   snapshots: string;
+  /**
+   * For an s3:// root: the local folder its snapshots' manifest, object index and search index are
+   * copied into (default: `snapshot-cache` beside the state file).
+   */
+  snapshotCache?: string;
+  /** For an s3:// root: how often `current.json` is read, in ms (default 5 s; a folder's pointer is read every 250 ms). */
+  snapshotPollMs?: number;
   /** SQLite state file (keys, rate counters, audit rows); created when absent. */
   state: string;
   host: string;
@@ -85,11 +94,21 @@ export function checkOptions(o: ServerOptions): void {
   if (o.adminHost !== undefined && o.adminHost.length === 0) throw usage('--admin-host must not be empty', 'admin-host');
   if (o.snapshots.length === 0) throw usage('--snapshots must name the snapshot root', 'snapshots');
   // A root that does not exist yet is fine (503 until the first compile publishes); a file never becomes one.
-  if (statSync(o.snapshots, { throwIfNoEntry: false })?.isFile()) throw usage(`--snapshots ${o.snapshots} is a file, not a snapshot root folder`, 'snapshots');
+  if (parseStoreLocation(o.snapshots, '--snapshots').kind === 'folder' && statSync(o.snapshots, { throwIfNoEntry: false })?.isFile()) {
+    throw usage(`--snapshots ${o.snapshots} is a file, not a snapshot root folder`, 'snapshots');
+  }
+  if (o.snapshotPollMs !== undefined && (!Number.isInteger(o.snapshotPollMs) || o.snapshotPollMs < 1)) {
+    throw usage(`the poll interval must be a whole number of ms >= 1, got ${o.snapshotPollMs}`, 'poll-seconds');
+  }
   if (o.state.length === 0) throw usage('--state must name the state file', 'state');
   const t = o.timeouts ?? {};
   for (const [name, value] of Object.entries(t)) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw usage(`timeouts.${name} must be a whole number of ms >= 1, got ${value}`, `timeouts.${name}`);
   }
   if ((t.headersMs ?? HEADERS_TIMEOUT_MS) > (t.requestMs ?? REQUEST_TIMEOUT_MS)) throw usage('timeouts.headersMs must not exceed timeouts.requestMs', 'timeouts');
+}
+
+/** Where an s3:// root's snapshot files are copied: --snapshot-cache, else `snapshot-cache` beside the state file. */
+export function snapshotCacheDir(o: ServerOptions): string {
+  return o.snapshotCache ?? join(dirname(resolve(o.state)), 'snapshot-cache');
 }

@@ -3,15 +3,14 @@
  * atomic publish guarantee when a compile is killed part-way.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync, writeFileSync, readdirSync, existsSync, cpSync, appendFileSync, createReadStream } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, existsSync, cpSync, createReadStream, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { runCli, startCli, tempDir } from '../helpers/cli.js';
 import Database from 'better-sqlite3';
 import { SEARCH_DB_FILE, setPageKey } from '../../snapshots/keys.js';
-import { currentId, manifestEntries, manifestHeader, readDoc } from '../helpers/snapshot-files.js';
+import { currentId, indexEntries, manifestEntries, manifestHeader, readDoc } from '../helpers/snapshot-files.js';
 
 let catalog: string;
 
@@ -304,15 +303,21 @@ describe('catalog verify', () => {
     const ok = await runCli(['verify', root]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/objects verified/);
-    const id = currentId(root)!;
+    // One byte of one object changed inside its pack: both levels fail, and the object is named.
     const key = 'v1/catalog/summary.json.gz';
-    writeFileSync(join(root, id, key), gzipSync('{"tampered":true}'));
+    const at = indexEntries(root)!.find((e) => e.key === key)!;
+    const pack = join(root, 'packs', `${at.pack}.pack`);
+    const bytes = readFileSync(pack);
+    bytes[at.offset + 20] ^= 0xff;
+    writeFileSync(pack, bytes);
     const bad = await runCli(['verify', root]);
     expect(bad.code).toBe(65);
-    expect(bad.stderr).toContain(key);
-    appendFileSync(join(root, id, 'v1', 'stray.json.gz'), 'x');
-    const stray = await runCli(['verify', root]);
-    expect(stray.stderr).toContain('v1/stray.json.gz');
+    expect(bad.stderr).toContain(`${key}: sha256 differs from the index`);
+    expect(bad.stderr).toContain(`pack ${at.pack}: its bytes do not hash to its name`);
+    rmSync(pack);
+    const missing = await runCli(['verify', root]);
+    expect(missing.code).toBe(65);
+    expect(missing.stderr).toContain(`pack ${at.pack}: missing`);
   });
 
   it('fails with a clear message when nothing is published, also when the root is a file', async () => {

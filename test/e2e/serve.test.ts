@@ -1,6 +1,8 @@
 /**
  * End to end: the real binary (`npm test` builds dist/ first) serving a fixture snapshot with two
- * cluster workers, a key minted through `catalog keys mint --json`, real HTTP, then SIGTERM.
+ * cluster workers, a key minted through `catalog keys mint --json`, real HTTP, then SIGTERM. The
+ * same scenario runs on the folder store and on an object store (the Swift server, `--snapshots
+ * s3://bucket/prefix`, the fixture packed and copied into a bucket of its own).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardKey } from '../../snapshots/keys.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { FIXTURE_CARD_IDS, writeFixtureSnapshot, type FixtureSnapshot } from '../helpers/snapshot-fixture.js';
+import { packedRoot } from '../helpers/packed-from-folder.js';
+import { swiftPlan } from '../helpers/swift.js';
+import { swiftBucket, uploadRoot, type SwiftBucket } from '../helpers/swift-source-bucket.js';
+
+const swift = swiftPlan();
+if (swift.unavailable) console.warn(`serve.test.ts: ${swift.unavailable}`);
 
 let dir: string;
 let fixture: FixtureSnapshot;
@@ -39,11 +47,12 @@ const childPids = (pid: number): number[] => {
   }
 };
 
-describe('catalog serve --workers 2', () => {
-  it('serves, restarts a dead worker, and exits 0 on SIGTERM', async () => {
+/** Serves `snapshots` (a folder or s3://) with two workers: answers, a worker restart, SIGTERM. */
+async function serveScenario(snapshots: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  {
     server = await startServerProcess([
-      'serve', '--snapshots', join(dir, 'snapshots'), '--state', join(dir, 'state.sqlite'), '--port', '0', '--workers', '2',
-    ]);
+      'serve', '--snapshots', snapshots, '--state', join(dir, 'state.sqlite'), '--port', '0', '--workers', '2',
+    ], { env });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
     const auth = { authorization: `Bearer ${key}` };
 
@@ -102,12 +111,45 @@ describe('catalog serve --workers 2', () => {
     expect(server.stderr() + server.stdout()).not.toContain(key);
     expect(server.stderr()).not.toMatch(/\n\s+at /);
     server = null;
+  }
+}
+
+describe('catalog serve --workers 2', () => {
+  it('serves, restarts a dead worker, and exits 0 on SIGTERM', async () => {
+    await serveScenario(join(dir, 'snapshots'));
+  });
+
+  describe.skipIf(swift.unavailable !== null)('from an object store (s3:// on Swift)', () => {
+    let bucket: SwiftBucket | null = null;
+    afterAll(async () => {
+      await bucket?.drop();
+    });
+
+    it('serves the same, restarts a dead worker, and exits 0 on SIGTERM', async () => {
+      const packed = await packedRoot(fixture.root, join(dir, 'packed'));
+      bucket = await swiftBucket(swift, 'e2e-serve');
+      await uploadRoot(packed.root, bucket.store('catalog/'));
+      await serveScenario(`s3://${bucket.name}/catalog`, bucket.env);
+    }, 60_000);
   });
 
   it('a bad option exits with the usage code and a message naming it', () => {
     const r = runCli(['serve', '--snapshots', join(dir, 'snapshots'), '--state', join(dir, 'state.sqlite'), '--port', 'eighty']);
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('--port');
+  });
+
+  it('when --snapshots is neither a folder nor s3://bucket/prefix then it exits with the usage code and says what to give', () => {
+    const state = join(dir, 'state.sqlite');
+    const ftp = runCli(['serve', '--snapshots', 'ftp://host/snaps', '--state', state, '--port', '0']);
+    expect(ftp.status).toBe(64);
+    expect(ftp.stderr).toContain('--snapshots: ftp:// is not a store; give a folder path or s3://bucket/prefix');
+    const bucket = runCli(['serve', '--snapshots', 's3://No_Such/snaps', '--state', state, '--port', '0']);
+    expect(bucket.status).toBe(64);
+    expect(bucket.stderr).toContain('"No_Such" is not a bucket name');
+    const poll = runCli(['serve', '--snapshots', 's3://snaps/catalog', '--state', state, '--port', '0', '--poll-seconds', '0']);
+    expect(poll.status).toBe(64);
+    expect(poll.stderr).toContain('--poll-seconds');
   });
 
   it('when --snapshots names a file then it exits with the usage code instead of serving 503s', () => {
