@@ -133,6 +133,10 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   if (isPackedHeader(header)) {
     return syncPacked({ o, client, pin, staging, header, currentId, summary, progress, started });
   }
+  if (o.packedOnly) {
+    throw new CatalogError('usage', `${o.from} serves snapshot ${id} as per-URL files (manifest version 1), and an s3:// mirror holds packed snapshots only: ` +
+      'mirror it to a folder, or sync again after the origin\'s next compile', { option: 'to' });
+  }
   for (const e of entries) {
     if (!isObjectKey(e.key)) throw new CatalogError('verify_failed', `the manifest lists an invalid object key: ${JSON.stringify(e.key).slice(0, 200)}`);
   }
