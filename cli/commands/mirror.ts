@@ -98,9 +98,10 @@ export function registerMirror(program: Command, io: CliIO): void {
         const s = await mirrorSnapshot({ from, key, to: work, publicKey, progress, layout, concurrency, keep: store === null ? keep : WORK_ROOT_KEEP, packedOnly: store !== null });
         progress.finish();
         if (s.upToDate) {
-          io.stdout.write(`mirror ${work} is up to date at ${s.snapshotId} (signature checked)\n`);
           // A publish killed after the sync left the store behind its working root: finish it.
-          if (store === null || (await readStoreCurrent(store)) === s.snapshotId) return;
+          const done = store === null || (await readStoreCurrent(store)) === s.snapshotId;
+          io.stdout.write(`mirror ${done && store ? store.location : work} is up to date at ${s.snapshotId} (signature checked)\n`);
+          if (done) return;
         } else {
           io.stdout.write(`${summaryLine(s)} in ${formatDuration(s.durationMs)} -> ${work}/current${s.previousId ? ` (was ${s.previousId})` : ''}\n`);
         }

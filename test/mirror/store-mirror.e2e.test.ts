@@ -110,13 +110,13 @@ suite('catalog mirror --to s3:// (Swift)', () => {
       // Up to date: one request to the origin, nothing published.
       const again = await mirror(to, join(dir, 'work-b'));
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toBe(`mirror ${join(dir, 'work-b')} is up to date at ${id2} (signature checked)\n`);
+      expect(again.stdout).toBe(`mirror ${to}/ is up to date at ${id2} (signature checked)\n`);
 
       // A publish killed before its pointer (current.json written last): the next run finishes it, sending no pack again.
       await store.delete('current.json');
       const resumed = await mirror(to, join(dir, 'work-b'));
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stdout).toContain(`is up to date at ${id2}`);
+      expect(resumed.stdout).toContain(`mirror ${join(dir, 'work-b')} is up to date at ${id2}`);
       expect(resumed.stdout).toContain(`published ${id2} to ${to}/: 0 of ${total} packs uploaded (${total} already there)`);
       expect(await readStoreCurrent(store)).toBe(id2);
     } finally {
