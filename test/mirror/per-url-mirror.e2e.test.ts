@@ -6,7 +6,8 @@
  * that cuts the first bulk download in half (so the mirror must resume it with Range). Then 1% of the
  * cards change, the origin recompiles, and the re-mirror must refuse a tampered manifest, then fetch
  * exactly the objects whose hash changed (counted in the origin's audit rows), link the rest, and end
- * with the origin's bytes. The cases that do not depend on the origin's layout (wrong keys, a folder
+ * with the origin's bytes. Last, the origin's own next compile is packed, and the mirror moves to packs
+ * with its per-URL files (--layout files) linked from the per-URL snapshot it held. The cases that do not depend on the origin's layout (wrong keys, a folder
  * that is not a mirror) are in packed-mirror.e2e.test.ts.
  */
 import { chmodSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { sendHalfThenBreak, startRelay, type Relay } from '../helpers/relay.js';
 import { request } from 'undici';
 import { loadPrivateKey } from '../../snapshots/signature.js';
 import { unpackRoot } from '../helpers/unpacked-fixture.js';
+import { indexEntries } from '../helpers/snapshot-files.js';
 
 let dir: string;
 let origin: string;
@@ -220,4 +222,26 @@ describe('catalog mirror', () => {
       await nginx.stop();
     }
   }, 60_000);
+
+  it('when the origin\'s next compile is packed then the mirror switches to packs, and --layout files links every unchanged per-URL file', async () => {
+    const previous = currentOf(mirrorDir());
+    const before = new Map(manifestOf(origin).entries.map((e) => [e.key, e.sha256]));
+    // The upgraded origin compiles into its own root: the per-URL previous snapshot is packed once.
+    const c = await runCli(['compile', '--source', catalog, '--out', origin, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1']);
+    expect(c.code, c.stderr).toBe(0);
+    const header = JSON.parse(readFileSync(join(origin, 'current', 'manifest.ndjson'), 'utf8').split('\n')[0]);
+    expect(header.version).toBe(2);
+    // Nothing changed in the catalog: the change list is an empty file, which is mirrored like any other.
+    expect(header.files.find((f: { name: string }) => f.name === 'changes.ndjson').size).toBe(0);
+    const r = await runCli(['mirror', '--from', relayUrl, '--key', `@${join(dir, 'key.txt')}`, '--to', mirrorDir(), '--public-key', pub(), '--layout', 'files']);
+    expect(r.code, r.stderr).toBe(0);
+    const moved = indexEntries(origin)!.filter((e) => before.get(e.key) !== e.sha256).length;
+    expect(r.stdout).toContain(`mirrored ${header.snapshotId} (packed): ${header.objects} objects in ${header.packs.length} packs`);
+    expect(r.stdout).toContain(`; per-URL files ${moved} written from packs, ${header.objects - moved} linked`);
+    const unchanged = indexEntries(origin)!.find((e) => before.get(e.key) === e.sha256)!;
+    expect(statSync(join(mirrorDir(), currentOf(mirrorDir()), unchanged.key)).ino).toBe(statSync(join(mirrorDir(), previous, unchanged.key)).ino);
+    const v = await runCli(['verify', mirrorDir(), '--public-key', pub()]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain(`objects verified in ${header.packs.length} packs`);
+  }, 240_000);
 });
