@@ -336,6 +336,13 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
       // A connection of its own on the local copy; it reads on even if a sweep unlinks the file.
       yield* indexEntries(join(local.dir, OBJECT_INDEX_FILE), id);
     },
+    async pack(sha256) {
+      // The hash becomes a key: its shape is checked here too, not only by the route.
+      if (!isPackHash(sha256)) return null;
+      const key = `${PACKS_DIR}/${packFileName(sha256)}`;
+      const size = (await store.head(key))?.size ?? null;
+      return size === null ? null : blobFile(store, key, size, chunkBytes);
+    },
   });
 
   return {

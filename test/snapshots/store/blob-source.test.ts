@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifestHeader } from '../../helpers/snapshot-files.js';
 import { createApp } from '../../../proxy/app.js';
 import { loadConfig } from '../../../proxy/config.js';
 import { createKeyStore } from '../../../proxy/keys/store.js';
@@ -137,7 +138,11 @@ suite('packed snapshots served from S3 (Swift)', () => {
     const card = compiled.cardIds[0];
     const set = compiled.sets[0];
     const word = 'Renamed';
+    const pack = manifestHeader(root).packs[0].sha256 as string;
     const requests: [string, Record<string, string>?][] = [
+      [`/v1/snapshot/packs/${pack}`, { range: 'bytes=10-4000' }],
+      [`/v1/snapshot/packs/${'0'.repeat(64)}`],
+      ['/v1/snapshot/files/objects.sqlite', { range: 'bytes=0-99' }],
       [`/v1/cards/${card}`, { 'accept-encoding': 'gzip' }],
       [`/v1/cards/${card}`],
       [`/v1/cards/${compiled.cardIds[5]}?range=12mo`, { 'accept-encoding': 'gzip' }],
@@ -161,6 +166,7 @@ suite('packed snapshots served from S3 (Swift)', () => {
       [`/v1/snapshot/changes?since=${first}`, { 'accept-encoding': 'gzip' }],
       [`/v1/snapshot/objects/v1/catalog/summary.json.gz?snapshot=${first}`],
     ];
+    expect((await s3App.request(`/v1/snapshot/packs/${pack}`, { headers: { range: 'bytes=10-4000' } })).status).toBe(206);
     for (const [path, headers] of requests) {
       const fromFolder = await seen(await fsApp.request(path, { headers }));
       const fromS3 = await seen(await s3App.request(path, { headers }));
