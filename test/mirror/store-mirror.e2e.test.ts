@@ -5,10 +5,11 @@
  * current.json last) and `catalog verify s3://…` accepts it. After the origin recompiles, a mirror
  * from a NEW working root (another machine) first takes the store's current snapshot from the store,
  * so only the new packs come from the origin and go up; a publish killed before current.json is
- * finished by the next run. A prefix that holds other data and
+ * finished by the next run. An origin that itself serves from the store (`serve --snapshots s3://`) is
+ * mirrored into a folder with the same packs. A prefix that holds other data and
  * `--layout files` are refused before anything is written.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestHeader } from '../../snapshots/manifest.js';
@@ -141,4 +142,26 @@ suite('catalog mirror --to s3:// (Swift)', () => {
     expect(files.code).toBe(64);
     expect(files.stderr).toContain('--layout files needs a folder --to');
   }, 60_000);
+
+  it('mirrors an origin that serves from the object store (serve --snapshots s3://) into a folder, with the same packs', async () => {
+    const from = `s3://${bucket.name}/origin`;
+    const published = await runCli(['publish', '--from', origin(), '--to', from], { env });
+    expect(published.code, published.stderr).toBe(0);
+    const s3dir = join(dir, 's3-origin');
+    mkdirSync(s3dir);
+    const s3server = await startMirrorOrigin(s3dir, from, pub(), env);
+    try {
+      const to = join(dir, 'from-s3');
+      const r = await runCli(['mirror', '--from', s3server.url, '--key', `@${join(s3dir, 'key.txt')}`, '--to', to, '--public-key', pub()]);
+      expect(r.code, r.stderr).toBe(0);
+      const h = headerOf();
+      expect(r.stdout).toContain(`mirrored ${h.snapshotId} (packed): ${h.objects} objects in ${h.packs!.length} packs (${h.packs!.length} fetched`);
+      for (const p of h.packs!) expect(readFileSync(join(to, 'packs', `${p.sha256}.pack`)).equals(readFileSync(join(origin(), 'packs', `${p.sha256}.pack`)))).toBe(true);
+      const v = await runCli(['verify', to, '--public-key', pub()]);
+      expect(v.code, v.stderr).toBe(0);
+    } finally {
+      s3server.child.kill('SIGTERM');
+      await s3server.exited;
+    }
+  }, 120_000);
 });
