@@ -162,45 +162,49 @@ async function compare() {
   } finally {
     baseline.remove();
   }
-  process.stderr.write('deleting the measured roots...\n');
-  const deleted = emptyTrash();
 
   console.log(machineLine());
   console.log(`command: npm run bench:packs${args.length ? ' -- ' + args.join(' ') : ''}`);
   console.log(`catalog: generate --cards ${cards} --seed 7; incremental: the last price of every 100th price line changed`);
   console.log(`baseline: ${BASELINE_COMMIT} (per-URL files); packs: ${sh('git', ['rev-parse', '--short', 'HEAD'])}`);
   console.log('');
-  console.log('| round | layout | objects | full s | full peak MiB | files after full | MB after full | incremental s | incr. peak MiB | files after incr. | MB after incr. | incr./full | load at start of full |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| round | layout | objects | full s | full cpu s | full peak MiB | files after full | MB after full | incremental s | incr. cpu s | incr. peak MiB | files after incr. | MB after incr. | incr./full | load at start of full |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of runs) {
     console.log(
-      `| ${r.round} | ${r.layout} | ${n(r.full.objects)} | ${f(r.full.wall)} | ${f(r.full.peakMiB, 0)} | ${n(r.full.files)} | ${mb(r.full.bytes)} | ` +
-        `${f(r.inc.wall)} | ${f(r.inc.peakMiB, 0)} | ${n(r.inc.files)} | ${mb(r.inc.bytes)} | ${f(r.inc.wall / r.full.wall, 3)} | ${r.full.load} |`,
+      `| ${r.round} | ${r.layout} | ${n(r.full.objects)} | ${f(r.full.wall)} | ${f(r.full.cpu)} | ${f(r.full.peakMiB, 0)} | ${n(r.full.files)} | ${mb(r.full.bytes)} | ` +
+        `${f(r.inc.wall)} | ${f(r.inc.cpu)} | ${f(r.inc.peakMiB, 0)} | ${n(r.inc.files)} | ${mb(r.inc.bytes)} | ${f(r.inc.wall / r.full.wall, 3)} | ${r.full.load} |`,
     );
   }
   const med = {};
   for (const layout of ['baseline', 'packs']) {
     const mine = runs.filter((r) => r.layout === layout);
-    med[layout] = { full: median(mine.map((r) => r.full.wall)), inc: median(mine.map((r) => r.inc.wall)), peak: median(mine.map((r) => r.full.peakMiB ?? 0)) };
-    console.log(`| median | ${layout} | | ${f(med[layout].full)} | ${f(med[layout].peak, 0)} | | | ${f(med[layout].inc)} | | | | ${f(med[layout].inc / med[layout].full, 3)} | |`);
+    const m = (pick) => median(mine.map(pick));
+    med[layout] = { full: m((r) => r.full.wall), fullCpu: m((r) => r.full.cpu ?? 0), inc: m((r) => r.inc.wall), incCpu: m((r) => r.inc.cpu ?? 0), peak: m((r) => r.full.peakMiB ?? 0) };
+    const o = med[layout];
+    console.log(`| median | ${layout} | | ${f(o.full)} | ${f(o.fullCpu)} | ${f(o.peak, 0)} | | | ${f(o.inc)} | ${f(o.incCpu)} | | | | ${f(o.inc / o.full, 3)} | |`);
   }
   console.log('');
   const fullRatio = med.packs.full / med.baseline.full;
   const incRatio = med.packs.inc / med.packs.full;
   console.log(`packs full / baseline full (medians): ${f(fullRatio, 3)} (target <= 0.6: ${fullRatio <= 0.6 ? 'met' : 'missed'})`);
   console.log(`packs incremental / packs full (medians): ${f(incRatio, 3)} (target <= 0.05: ${incRatio <= 0.05 ? 'met' : 'missed'})`);
+  console.log(`the same in CPU seconds (steadier on a shared machine): ${f(med.packs.fullCpu / med.baseline.fullCpu, 3)} and ${f(med.packs.incCpu / med.packs.fullCpu, 3)}`);
   for (let round = 1; round <= rounds; round++) {
     const b = runs.find((r) => r.round === round && r.layout === 'baseline');
     const p = runs.find((r) => r.round === round && r.layout === 'packs');
     console.log(`round ${round}: packs full / baseline full ${f(p.full.wall / b.full.wall, 3)}, packs incremental / packs full ${f(p.inc.wall / p.full.wall, 3)}`);
   }
   console.log(`load average at the end: ${loadAverage()}`);
-  if (deleted) console.log(`deleting the ${rounds * 2} measured roots afterwards (${n(deleted.files)} files and folders): ${f(deleted.seconds)} s`);
   console.log('');
   for (const r of runs) {
     printPhases(`round ${r.round}, ${r.layout}, full`, r.full);
     printPhases(`round ${r.round}, ${r.layout}, incremental`, r.inc);
   }
+  // After the results: at 100,000 cards the two baseline roots are 2.6 million files and folders.
+  process.stderr.write('deleting the measured roots...\n');
+  const deleted = emptyTrash();
+  if (deleted) console.log(`\ndeleting the ${rounds * 2} measured roots afterwards (${n(deleted.files)} files and folders): ${f(deleted.seconds)} s`);
 }
 
 async function millionCards() {
@@ -235,9 +239,9 @@ async function millionCards() {
   console.log(`command: npm run bench:packs -- ${args.join(' ')}`);
   console.log(`packs: ${sh('git', ['rev-parse', '--short', 'HEAD'])}; catalog: generate --cards 1000000 --seed 7`);
   console.log('');
-  console.log('| run | objects | wall s | peak MiB | files in root | MB in root | load at start |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
-  const row = (label, r) => console.log(`| ${label} | ${n(r.objects)} | ${f(r.wall)} | ${f(r.peakMiB, 0)} | ${n(r.files)} | ${mb(r.bytes)} | ${r.load} |`);
+  console.log('| run | objects | wall s | cpu s | peak MiB | files in root | MB in root | load at start |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  const row = (label, r) => console.log(`| ${label} | ${n(r.objects)} | ${f(r.wall)} | ${f(r.cpu)} | ${f(r.peakMiB, 0)} | ${n(r.files)} | ${mb(r.bytes)} | ${r.load} |`);
   row('100,000 cards, full (reference)', ref);
   row('1,000,000 cards, full', full);
   if (inc) row('1,000,000 cards, incremental (1% changed)', inc);

@@ -10,11 +10,12 @@ const hasTime = existsSync('/usr/bin/time');
 
 /**
  * Runs `cmd argv` with CATALOG_COMPILE_TIMINGS=1; throws with its output when it fails (or returns the
- * failure when `allowFailure`). Peak RSS comes from /usr/bin/time when the machine has it.
- * @returns {{ wall: number, peakMiB: number | null, stdout: string, stderr: string, status: number, phases: string[] }}
+ * failure when `allowFailure`). Peak RSS and CPU seconds (user + system, every thread) come from
+ * /usr/bin/time when the machine has it; on a shared machine the CPU time is steadier than the wall time.
+ * @returns {{ wall: number, peakMiB: number | null, cpu: number | null, stdout: string, stderr: string, status: number, phases: string[] }}
  */
 export function timedRun(cmd, argv, { allowFailure = false } = {}) {
-  const full = hasTime ? ['/usr/bin/time', ['-f', '__TIME__ %M %e', cmd, ...argv]] : [cmd, argv];
+  const full = hasTime ? ['/usr/bin/time', ['-f', '__TIME__ %M %e %U %S', cmd, ...argv]] : [cmd, argv];
   const t0 = process.hrtime.bigint();
   const env = { ...process.env, CATALOG_COMPILE_TIMINGS: '1' };
   const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 64 << 20, env });
@@ -23,9 +24,9 @@ export function timedRun(cmd, argv, { allowFailure = false } = {}) {
     process.stderr.write(r.stdout + r.stderr);
     throw new Error(`${cmd} ${argv.join(' ')} failed with ${r.status}`);
   }
-  const m = /__TIME__ (\d+) ([\d.]+)/.exec(r.stderr);
+  const m = /__TIME__ (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
   const phases = r.stderr.split('\n').filter((l) => l.startsWith('phase '));
-  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, stdout: r.stdout.trim(), stderr: r.stderr, status: r.status, phases };
+  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, cpu: m ? Number(m[3]) + Number(m[4]) : null, stdout: r.stdout.trim(), stderr: r.stderr, status: r.status, phases };
 }
 
 /**
