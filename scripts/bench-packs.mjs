@@ -207,17 +207,28 @@ async function compare() {
   if (deleted) console.log(`\ndeleting the ${rounds * 2} measured roots afterwards (${n(deleted.files)} files and folders): ${f(deleted.seconds)} s`);
 }
 
+/** One run of the million-card mode, printed as soon as it ends: a run stopped halfway keeps what it measured. */
+function printRun(label, r) {
+  console.log(`${label}: ${n(r.objects)} objects, ${f(r.wall)} s wall, ${f(r.cpu)} s cpu, peak ${f(r.peakMiB, 0)} MiB, ${n(r.files)} files in the root, ${mb(r.bytes)} MB (load at start ${r.load})`);
+  for (const line of r.phases) console.log(`  ${line}`);
+}
+
 async function millionCards() {
   const free = statfsSync(work);
   const freeGB = (free.bavail * free.bsize) / 1e9;
-  // About 6 GB of input, and the packed root of a million cards (see the result) beside it.
+  // About 6 GB of input (three copies of the price file), and the packed root of a million cards beside it.
   if (freeGB < 20) throw new Error(`only ${freeGB.toFixed(0)} GB free under ${work}; a million-card run needs about 20 GB`);
   process.stderr.write(`${freeGB.toFixed(0)} GB free\n`);
+  console.log(machineLine());
+  console.log(`command: npm run bench:packs -- ${args.join(' ')}`);
+  console.log(`packs: ${sh('git', ['rev-parse', '--short', 'HEAD'])}; catalog: generate --cards 1000000 --seed 7`);
+  console.log('');
   const reference = await catalogOf(100_000);
   const refRoot = join(work, 'root-reference');
   removeRoot(refRoot, 0);
   reference.use('full');
   const ref = compile(packsCli, reference, refRoot, 'reference: packs, 100,000 cards, full compile');
+  printRun('100,000 cards, full (reference)', ref);
   removeRoot(refRoot, ref.files);
 
   const cat = await catalogOf(1_000_000);
@@ -225,39 +236,23 @@ async function millionCards() {
   removeRoot(root, existsSync(root) ? rootSize(root).files : 0);
   cat.use('full');
   const full = compile(packsCli, cat, root, 'packs, 1,000,000 cards, full compile');
-  process.stderr.write(`catalog verify ${root}...\n`);
-  const verify = timedRun('node', [packsCli, 'verify', root], { allowFailure: true });
-  let inc = null;
-  if (!args.includes('--no-incremental')) {
-    cat.use('changed');
-    inc = compile(packsCli, cat, root, 'packs, 1,000,000 cards, incremental compile (1% of prices changed)');
-  }
-  const manifestBytes = Number(sh('sh', ['-c', 'du -cb "$1"/*/manifest.ndjson | tail -1', 'sh', root]).split(/\s/)[0]);
-  const index = sh('sh', ['-c', 'du -cb "$1"/*/objects.sqlite | tail -1', 'sh', root]).split(/\s/)[0];
-
-  console.log(machineLine());
-  console.log(`command: npm run bench:packs -- ${args.join(' ')}`);
-  console.log(`packs: ${sh('git', ['rev-parse', '--short', 'HEAD'])}; catalog: generate --cards 1000000 --seed 7`);
-  console.log('');
-  console.log('| run | objects | wall s | cpu s | peak MiB | files in root | MB in root | load at start |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-  const row = (label, r) => console.log(`| ${label} | ${n(r.objects)} | ${f(r.wall)} | ${f(r.cpu)} | ${f(r.peakMiB, 0)} | ${n(r.files)} | ${mb(r.bytes)} | ${r.load} |`);
-  row('100,000 cards, full (reference)', ref);
-  row('1,000,000 cards, full', full);
-  if (inc) row('1,000,000 cards, incremental (1% changed)', inc);
-  console.log('');
+  printRun('1,000,000 cards, full', full);
   console.log(`1M full / 100k full: ${f(full.wall / ref.wall, 2)} (target: compile <= 600 s, <= 10 x the 100k compile)`);
   console.log(`peak RSS ${f(full.peakMiB, 0)} MiB (target <= 2048); files in root ${n(full.files)} (target < 400)`);
-  if (inc) console.log(`incremental / full: ${f(inc.wall / full.wall, 3)}`);
+  process.stderr.write(`catalog verify ${root}...\n`);
+  const verify = timedRun('node', [packsCli, 'verify', root], { allowFailure: true });
   const verifyLines = (verify.stdout + '\n' + verify.stderr).split('\n').filter((l) => l && !l.startsWith('__TIME__'));
   if (verify.status === 0) console.log(`catalog verify: ${f(verify.wall)} s, peak ${f(verify.peakMiB, 0)} MiB (target <= 180 s): ${verifyLines.at(-1)}`);
   else console.log(`catalog verify: skipped, exit ${verify.status} after ${f(verify.wall)} s (packed verify not on this branch yet): ${verifyLines.slice(-2).join(' / ')}`);
-  console.log(`manifest.ndjson (all snapshots): ${n(manifestBytes)} bytes; objects.sqlite (all snapshots): ${n(Number(index))} bytes`);
+  if (!args.includes('--no-incremental')) {
+    cat.use('changed');
+    const inc = compile(packsCli, cat, root, 'packs, 1,000,000 cards, incremental compile (1% of prices changed)');
+    printRun('1,000,000 cards, incremental (1% changed)', inc);
+    console.log(`incremental / full: ${f(inc.wall / full.wall, 3)}`);
+  }
+  const sizes = (name) => Number(sh('sh', ['-c', `du -cb "$1"/*/${name} | tail -1`, 'sh', root]).split(/\s/)[0]);
+  console.log(`manifest.ndjson (all snapshots): ${n(sizes('manifest.ndjson'))} bytes; objects.sqlite (all snapshots): ${n(sizes('objects.sqlite'))} bytes`);
   console.log(`load average at the end: ${loadAverage()}`);
-  console.log('');
-  printPhases('100,000 cards, full (reference)', ref);
-  printPhases('1,000,000 cards, full', full);
-  if (inc) printPhases('1,000,000 cards, incremental', inc);
 
   if (!args.includes('--keep')) {
     removeRoot(root, 0);
