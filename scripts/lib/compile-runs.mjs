@@ -3,7 +3,6 @@
 // price change of an incremental compile.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 
 const hasTime = existsSync('/usr/bin/time');
 
