@@ -14,6 +14,9 @@
 # The browser leads its own process group (setsid), so its renderer and helper processes go with it;
 # `stop` signals only that group, and only while /proc/<pid>/cmdline still names this state folder.
 set -euo pipefail
+# No job control: the background browser then stays in this script's process group until setsid
+# makes it a group of its own without forking, so the PID recorded is the browser's.
+set +m
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STATE="${CHROMIUM_STATE:-$ROOT/.servers/chromium}"
@@ -76,9 +79,12 @@ cmd_start() {
     --remote-debugging-address=127.0.0.1 --remote-debugging-port=0 --user-data-dir="$PROFILE" \
     about:blank </dev/null >"$LOG" 2>&1 &
   echo $! > "$PID_FILE"
-  local i
+  local i pid
+  pid="$(pid_of)"
   for ((i = 0; i < 300; i++)); do
-    ours || { tail -n 20 "$LOG" >&2; die "chromium exited while starting (log: $LOG)"; }
+    # Alive is enough here: until the forked shell has exec'd the browser its command line is still
+    # this script's, which `ours` would not recognize.
+    kill -0 "$pid" 2>/dev/null || { tail -n 20 "$LOG" >&2; die "chromium exited while starting (log: $LOG)"; }
     if endpoint >/dev/null; then log "started pid $(pid_of) (state $STATE)"; endpoint; return 0; fi
     sleep 0.1
   done

@@ -37,10 +37,10 @@ export async function startChromium(): Promise<RunningChromium | { unavailable: 
       return { unavailable: `Chromium is not installed and could not be installed (${install.err.split('\n').at(-1)}); run: bash scripts/servers/chromium.sh install` };
     }
   }
-  const started = script('start', state);
-  if (!started.ok) throw new Error(`chromium.sh start failed: ${started.err}`);
   let browser: Browser;
   try {
+    const started = script('start', state);
+    if (!started.ok) throw new Error(`chromium.sh start failed: ${started.err}`);
     browser = await puppeteer.connect({ browserWSEndpoint: started.out.split('\n').at(-1)!, defaultViewport: { width: 1280, height: 900 } });
   } catch (error) {
     // Never leave a started browser behind.
