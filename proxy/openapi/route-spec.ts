@@ -88,6 +88,8 @@ export interface ReadRoute {
   example: string;
   /** A request answered 404 from the example catalog; absent when the route cannot be 404. */
   notFound?: string;
+  /** Takes `snapshot=<id>` (an as-of read), so it can be 410 `gone`. */
+  asOf: boolean;
 }
 
 export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey: [] }];
@@ -113,6 +115,6 @@ export function readOperation(route: ReadRoute, examples: OpenApiExamples): Sche
       ['Content-Encoding', ...(route.list ? ['Link'] : []), ...RATE_HEADERS],
     ),
     more: { 304: responseRef(304) },
-    errors: [400, 401, ...(route.notFound ? [404 as const] : []), 405, 429, 500, 503],
+    errors: [400, 401, ...(route.notFound ? [404 as const] : []), 405, ...(route.asOf ? [410 as const] : []), 429, 500, 503],
   }, examples);
 }

@@ -5,7 +5,7 @@
  */
 import type { DocumentedParam } from '../route-table/param.js';
 import { parameterRef } from '../route-table/param.js';
-import { Page, limitParam } from '../route-table/params.js';
+import { Page, Snapshot, limitParam } from '../route-table/params.js';
 import type { ReadDoc, Route } from '../route-table/route.js';
 import type { OpenApiExamples } from './examples.js';
 import { customOperation, readOperation, type ReadRoute } from './route-spec.js';
@@ -19,21 +19,21 @@ export function documentedParams(route: Route, without: string | null = null): D
 
 const envelopeOf = (kind: string) => `${kind[0].toUpperCase()}${kind.slice(1)}Envelope`;
 
-function readRoute(path: string, doc: ReadDoc, parameters: Schema[], list: boolean): ReadRoute {
-  return { path, ...doc, parameters, list, envelope: envelopeOf(doc.kind) };
+function readRoute(route: Route, path: string, doc: ReadDoc, parameters: Schema[]): ReadRoute {
+  const asOf = Object.values(route.params).includes(Snapshot);
+  return { path, ...doc, parameters, list: route.paging !== undefined, asOf, envelope: envelopeOf(doc.kind) };
 }
 
 /** The catalog reads of a table, one per documented path (the discover route is one per feed). */
 export function readRoutes(table: readonly Route[]): ReadRoute[] {
   return table.flatMap((route) => {
-    const list = route.paging !== undefined;
     if ('each' in route.doc) {
       const { each, read } = route.doc;
       const parameters = documentedParams(route, each).map(parameterRef);
       const name = route.params[each].name;
-      return Object.entries(read).map(([value, doc]) => readRoute(route.path.replace(`{${name}}`, value), doc, parameters, list));
+      return Object.entries(read).map(([value, doc]) => readRoute(route, route.path.replace(`{${name}}`, value), doc, parameters));
     }
-    if ('read' in route.doc) return [readRoute(route.path, route.doc.read, documentedParams(route).map(parameterRef), list)];
+    if ('read' in route.doc) return [readRoute(route, route.path, route.doc.read, documentedParams(route).map(parameterRef))];
     return [];
   });
 }

@@ -7,7 +7,7 @@
 import { cardKey, figureKey, oracleKey, pullStatsKey, showcaseKey, summaryKey } from '../../snapshots/keys.js';
 import { ref } from '../openapi/schema-kit.js';
 import type { Params } from './param.js';
-import { ArtistSlug, Feed, Game, GameFilter, Handle, Id, Range, SearchQuery, SetCode } from './params.js';
+import { ArtistSlug, Feed, Game, GameFilter, Handle, Id, Range, SearchQuery, SetCode, Snapshot } from './params.js';
 import { route, type ReadDoc, type Route } from './route.js';
 
 const ENTITIES = 'Cards, figures and sets';
@@ -26,6 +26,13 @@ const feed = (name: string, kind: ReadDoc['kind'], item: string, summary: string
   operationId: `getDiscover${name[0].toUpperCase()}${name.slice(1)}`,
   tag: FEEDS, summary, description, access: 'partner', kind, data: ref(item), example: `/v1/discover/${name}?limit=2`,
 });
+
+/**
+ * Every catalog read takes `snapshot=<id>` (issue 20, as-of reads), after its own parameters: the
+ * registration pins that kept snapshot (register.ts), so the answer is the stored one, its ETag
+ * the one it had when that snapshot was current.
+ */
+const asOf = (r: Route): Route => ({ ...r, params: { ...r.params, snapshot: Snapshot } });
 
 export function catalogTable(): Route[] {
   return [
@@ -157,5 +164,5 @@ export function catalogTable(): Route[] {
         access: 'public', kind: 'showcaseBinders', data: ref('ShowcaseBinder'), example: '/v1/u/cosmictiger-x/binders', notFound: '/v1/u/nobody-here/binders',
       } },
     }),
-  ];
+  ].map(asOf);
 }

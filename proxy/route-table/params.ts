@@ -81,7 +81,7 @@ export const SearchQuery = queryParam({
 /** Checked when the route pins its snapshot (it may be 410 `gone` then); here only its form. */
 export const Snapshot = queryParam({
   component: 'Snapshot', name: 'snapshot',
-  description: 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.',
+  description: 'Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`.',
   schema: { type: 'string', pattern: `^${SNAPSHOT_ID}$` },
   check: (raw) => (raw === undefined || raw === null ? undefined : requireSnapshotId(raw, 'snapshot')),
 });

@@ -15,6 +15,7 @@ import { familyOf } from '../gate/families.js';
 import { requireInternal } from '../gate/internal.js';
 import { readJsonObject } from '../http/json-body.js';
 import type { Param } from './param.js';
+import { Snapshot } from './params.js';
 import type { Route, RouteDeps, RouteRequest } from './route.js';
 
 const PAGING_NAMES = ['page', 'limit'];
@@ -70,6 +71,10 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
   const answer = answerOf(route, deps);
   const checkQuery = route.query !== 'ignored';
   const body = route.body;
+  // A route that declares `snapshot` reads that kept snapshot (an as-of read): pinned here, before
+  // the answer, so every read of the request (document, list page, search index, snapshot file)
+  // comes from it, with its X-Snapshot-Id; 410 `gone` once it is pruned.
+  const asOf = params.find(([, p]) => p === Snapshot)?.[0] ?? null;
 
   router.on((route.method ?? 'get').toUpperCase(), pattern, async (c) => {
     c.set('routePattern', pattern);
@@ -84,6 +89,7 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
     // The audit row names the concrete route: API.md lists the discover feeds as separate routes.
     if (each !== null) c.set('routePattern', pattern.replace(`:${route.params[each].name}`, String(values[each])));
     const page = route.paging === undefined ? null : parseListParams(query, route.paging);
+    if (asOf !== null && values[asOf] !== undefined) await deps.serve.pinAt(c, values[asOf] as string);
     return answer(c, { values, page, body: body === undefined ? null : await readJsonObject(c, body.fields, body.optional === true) });
   });
 }

@@ -21,6 +21,14 @@ import { createSnapshotPointer } from './snapshot-pointer.js';
 export interface ObjectServer {
   /** The snapshot this request reads, resolved once and then kept; 503 before the first publish. */
   pin(c: Context<ProxyEnv>): Promise<SnapshotReader>;
+  /**
+   * Pins the kept snapshot `snapshotId` for this request (an as-of read, `?snapshot=<id>`: every
+   * later `pin` of the request returns it), or the current one when undefined; 410 `gone` when it is
+   * no longer kept. The id is checked already (route-table/params.ts).
+   */
+  pinAt(c: Context<ProxyEnv>, snapshotId: string | undefined): Promise<SnapshotReader>;
+  /** A kept snapshot by id (`snapshot`, `since`), or 410 `gone` naming `parameter`. */
+  kept(id: string, parameter: string): Promise<SnapshotReader>;
   /** Answers with the object at `key` of the pinned snapshot; 404 naming `what` when it is absent. */
   document(c: Context<ProxyEnv>, key: string, what: string): Promise<Response>;
   /** Answers with one page of a list (sliced from the stored pages when needed), with a Link header. */
@@ -53,8 +61,26 @@ export function createObjectServer(options: ObjectServerOptions): ObjectServer {
     return reader;
   };
 
+  const kept = async (id: string, parameter: string): Promise<SnapshotReader> => {
+    const reader = await options.snapshots.open(id);
+    if (reader === null) {
+      throw new CatalogError('gone', `snapshot ${id} is no longer kept (${parameter}); start again from GET /v1/snapshot`, { parameter });
+    }
+    return reader;
+  };
+
   return {
     pin,
+    kept,
+    async pinAt(c, snapshotId) {
+      if (snapshotId === undefined) return pin(c);
+      const held = pinned.get(c.req.raw);
+      if (held?.id === snapshotId) return held;
+      const reader = await kept(snapshotId, 'snapshot');
+      pinned.set(c.req.raw, reader);
+      c.set('snapshotId', reader.id);
+      return reader;
+    },
     async document(c, key, what) {
       const reader = await pin(c);
       const obj = await loader.load(reader, key);

@@ -138,6 +138,9 @@ export function createFsSnapshotSource(root: string): SnapshotSource {
       if (!isSnapshotId(id) || !existsSync(join(root, id, MANIFEST_FILE))) return null;
       return readerOf(id);
     },
+    async list() {
+      return (await listSnapshots(root)).filter((s) => s.complete).map(({ id }) => ({ id, header: () => readManifestHeader(join(root, id, MANIFEST_FILE)) }));
+    },
     async close() {
       packed.close();
     },

@@ -52,6 +52,7 @@ describe('when a route-table entry gains a query parameter', () => {
     expect(status).toBe(200);
     expect(doc.paths['/v1/trending'].get.parameters).toEqual([
       { $ref: '#/components/parameters/GameFilter' },
+      { $ref: '#/components/parameters/Snapshot' },
       { $ref: '#/components/parameters/View' },
       { $ref: '#/components/parameters/Page' },
       { $ref: '#/components/parameters/Limit20' },
