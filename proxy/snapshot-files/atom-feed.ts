@@ -15,8 +15,10 @@ export const ATOM_CONTENT_TYPE = 'application/atom+xml; charset=utf-8';
 export const FEED_ID = 'urn:catalog-snapshots:feed';
 
 const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
-/** Text and attribute values (attributes are double-quoted, so `'` needs no escape). */
-const escapeXml = (s: string) => s.replace(/[<>&"]/g, (ch) => ENTITIES[ch]);
+/** Element text: `"` stays readable there (the JSON in `content`). */
+const escapeXml = (s: string) => s.replace(/[<>&]/g, (ch) => ENTITIES[ch]);
+/** Attribute values, which are double-quoted. */
+const escapeAttr = (s: string) => s.replace(/[<>&"]/g, (ch) => ENTITIES[ch]);
 const n = (v: number | null) => (v === null ? 'n/a' : String(v));
 
 /**
@@ -37,8 +39,8 @@ function entry(s: SnapshotSummary, kept: ReadonlySet<string>, olderKept: string 
     `    <title>Snapshot ${escapeXml(s.snapshotId)}</title>`,
     `    <published>${s.createdAt}</published>`,
     `    <updated>${s.createdAt}</updated>`,
-    `    <link rel="alternate" type="application/json" href="${escapeXml(self)}"/>`,
-    ...(changes === null ? [] : [`    <link rel="related" type="application/json" title="changes since ${escapeXml(since!)}" href="${escapeXml(changes)}"/>`]),
+    `    <link rel="alternate" type="application/json" href="${escapeAttr(self)}"/>`,
+    ...(changes === null ? [] : [`    <link rel="related" type="application/json" title="changes since ${escapeAttr(since!)}" href="${escapeAttr(changes)}"/>`]),
     `    <summary>${escapeXml(summary)}</summary>`,
     // The same facts as GET /v1/snapshots, for a program: JSON in an Atom text construct.
     `    <content type="text">${escapeXml(JSON.stringify(s))}</content>`,
@@ -59,7 +61,7 @@ export function atomFeed(summaries: readonly SnapshotSummary[], selfPath: string
     '  <subtitle>One entry per kept snapshot of the catalog, newest first. Read one as of its time with snapshot=&lt;id&gt; on any catalog route.</subtitle>',
     `  <updated>${updated}</updated>`,
     '  <author><name>Catalog API</name></author>',
-    `  <link rel="self" type="application/atom+xml" href="${escapeXml(selfPath)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${escapeAttr(selfPath)}"/>`,
     '  <link rel="alternate" type="application/json" href="/v1/snapshots"/>',
     ...summaries.map((s, i) => entry(s, kept, summaries[i + 1]?.snapshotId)),
     '</feed>',
