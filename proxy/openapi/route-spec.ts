@@ -90,6 +90,8 @@ export interface ReadRoute {
   notFound?: string;
   /** Takes `snapshot=<id>` (an as-of read), so it can be 410 `gone`. */
   asOf: boolean;
+  /** Takes `fields` and `view` (serve-object/selection.ts): the item fields it can select, and whether `view=ids` applies. */
+  select?: { fields: readonly string[]; ids: boolean };
 }
 
 export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey: [] }];
@@ -97,7 +99,20 @@ export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey:
 export const PUBLIC_SECURITY = [{}, ...PARTNER_SECURITY];
 
 export function readEnvelopeSchema(route: ReadRoute): Schema {
-  return envelopeSchema(route.kind, route.data, route.list, `The ${route.list ? 'list page' : 'document'} of ${route.path}.`);
+  return envelopeSchema(route.kind, selectedItem(route), route.list, `The ${route.list ? 'list page' : 'document'} of ${route.path}.`);
+}
+
+/** A list item as `fields` or `view=ids` may send it, besides the whole item. */
+function selectedItem(route: ReadRoute): Schema {
+  if (route.select === undefined) return route.data;
+  const { fields, ids } = route.select;
+  return {
+    anyOf: [
+      route.data,
+      { type: 'object', propertyNames: { enum: [...fields] }, description: 'With `fields`: only the fields asked for that the item has.' },
+      ...(ids ? [{ type: 'string', description: 'With `view=ids`: the item\'s `id`.' }] : []),
+    ],
+  };
 }
 
 export function readOperation(route: ReadRoute, examples: OpenApiExamples): Schema {

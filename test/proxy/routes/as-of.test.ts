@@ -36,10 +36,11 @@ function paths(): string[] {
   const cardId = (JSON.parse(readFileSync(join(cat.source, 'prices.ndjson'), 'utf8').split('\n')[0]) as { id: string }).id;
   const shown = cat.users.find((u) => u.showcase && u.handle)!.handle!;
   const set = cat.sets[0];
+  const word = (JSON.parse(readFileSync(join(cat.source, 'cards.ndjson'), 'utf8').split('\n')[0]) as { name: string }).name.split(' ')[0];
   return [
     `/v1/cards/${cardId}?range=30d`, `/v1/figures/${cat.figureIds[0]}`, `/v1/figures/series/${cat.seriesIds[0]}?limit=3`,
     `/v1/oracle/${oracleId}`, `/v1/sets/${set.game}/${set.code}?limit=2&page=2`, `/v1/series/${cat.seriesIds[0]}/pull-stats`,
-    '/v1/catalog/summary', '/v1/trending?limit=5', '/v1/recent', '/v1/discover/sets?limit=3', '/v1/search?q=a&limit=3',
+    '/v1/catalog/summary', '/v1/trending?limit=5', '/v1/recent', '/v1/discover/sets?limit=3', `/v1/search?q=${encodeURIComponent(word)}&limit=3`, `/v1/trending?limit=5&fields=id,marketCents`,
     `/v1/u/${shown}`, `/v1/u/${shown}/binders`,
   ];
 }
@@ -53,6 +54,7 @@ beforeAll(async () => {
   for (const path of paths()) {
     const res = await t.request(path, { headers: { ...t.headers, 'Accept-Encoding': 'gzip' } });
     expect(res.status, path).toBe(200);
+    expect(res.headers.get('content-length'), path).not.toBe('0');
     before.set(path, { body: Buffer.from(await res.arrayBuffer()).toString('base64'), etag: res.headers.get('etag') });
   }
   second = await compileAgain();
