@@ -8,7 +8,7 @@
  *   await fetchVerified(client, '/v1/snapshot/packs/9f…?snapshot=…', { path: 'm/packs/9f….pack', part: 'm/.partial/packs/9f….pack.part' },
  *     { sha256: '9f…', size: 1048576 }, 'pack 9f…');
  */
-import { rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { CatalogError } from '../snapshots/errors.js';
 import { hashFile } from '../snapshots/store/verify-folder.js';
 import type { MirrorClient } from './client.js';
@@ -30,6 +30,9 @@ export async function holds(path: string, e: Expected): Promise<boolean> {
 
 /** Downloads `url` to `to.path` via `to.part`; returns whether bytes of an earlier run were resumed and the bytes fetched now. */
 export async function fetchVerified(client: MirrorClient, url: string, to: { path: string; part: string }, e: Expected, what: string): Promise<{ resumed: boolean; bytes: number }> {
+  // An empty file (the change list of a compile where nothing changed) has no bytes to fetch, and the
+  // download below treats a missing part file as 0 bytes already there: it is made here, its hash checked like any.
+  if (e.size === 0) await writeFile(to.part, '');
   const before = (await sizeOf(to.part)) ?? 0;
   const expected = { etag: `"${e.sha256}"`, size: e.size };
   await client.download(url, to.part, expected);

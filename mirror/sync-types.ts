@@ -34,6 +34,8 @@ export interface MirrorOptions {
   clock?: Clock;
   /** Attempts per request (default 6). */
   attempts?: number;
+  /** Refuse a per-URL origin before anything is fetched (an s3:// mirror holds packed snapshots only). */
+  packedOnly?: boolean;
 }
 
 export interface PackedSummary {

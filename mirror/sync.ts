@@ -5,11 +5,15 @@
  *      publish at the origin mid-sync cannot mix two snapshots.
  *   2. The manifest and its signature are downloaded into `.partial/<id>/` and the signature is
  *      checked with the partner's public key before anything else is fetched.
- *   3. Each object is taken from, in order: `.partial/<id>/` (an interrupted run already verified
+ *   3. A packed snapshot (manifest version 2, what every compile writes since issue 17) goes on in
+ *      packed-sync.ts: its files and only the packs the mirror lacks. What follows here is for a
+ *      per-URL snapshot (version 1, an origin not recompiled since), kept while the proxy still serves
+ *      that layout (test/mirror/per-url-mirror.e2e.test.ts).
+ *   4. Each object is taken from, in order: `.partial/<id>/` (an interrupted run already verified
  *      it), the mirror's current snapshot when the key has the same SHA-256 (hard link), or the
  *      origin (hash checked before the file is renamed into place). Bulk files likewise, resumed
  *      with `Range`.
- *   4. The staged folder is verified in full (signature and every hash, snapshots/store/verify-folder.ts),
+ *   5. The staged folder is verified in full (signature and every hash, snapshots/store/verify-folder.ts),
  *      the nginx ETag map is written, the folder is renamed next to `current`, and `current` is
  *      switched atomically. Any failure before the switch leaves the previous snapshot serving.
  */
@@ -132,6 +136,10 @@ async function syncOnce(o: MirrorOptions, client: MirrorClient, started: number)
   checkBulkPaths(header.bulk ?? []);
   if (isPackedHeader(header)) {
     return syncPacked({ o, client, pin, staging, header, currentId, summary, progress, started });
+  }
+  if (o.packedOnly) {
+    throw new CatalogError('usage', `${o.from} serves snapshot ${id} as per-URL files (manifest version 1), and an s3:// mirror holds packed snapshots only: ` +
+      'mirror it to a folder, or sync again after the origin\'s next compile', { option: 'to' });
   }
   for (const e of entries) {
     if (!isObjectKey(e.key)) throw new CatalogError('verify_failed', `the manifest lists an invalid object key: ${JSON.stringify(e.key).slice(0, 200)}`);

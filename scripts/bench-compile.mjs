@@ -15,13 +15,12 @@
 // `discard`) several times slower for tens of seconds afterwards (docs/benchmarks.md), so after
 // removing a previous run's folders the script syncs and waits --settle seconds (default 60).
 // Each compile runs with CATALOG_COMPILE_TIMINGS=1; the phase times are printed under the table.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { numberOption } from './lib/arguments.mjs';
 import { loadAverage } from './lib/machine.mjs';
-import { touchOnePercent } from './lib/touch-prices.mjs';
+import { settle, timedRun, touchOnePercent } from './lib/compile-runs.mjs';
 
 const args = process.argv.slice(2);
 const realOnly = args.includes('--real-only');
@@ -32,29 +31,7 @@ if (si >= 0) sizes = args[si + 1].split(',').map(Number);
 const settleSeconds = numberOption(args, '--settle', 60);
 const work = join(process.cwd(), '.bench');
 mkdirSync(work, { recursive: true });
-const hasTime = existsSync('/usr/bin/time');
-
-function run(cmd, argv) {
-  const full = hasTime ? ['/usr/bin/time', ['-f', '__TIME__ %M %e', cmd, ...argv]] : [cmd, argv];
-  const t0 = process.hrtime.bigint();
-  const env = { ...process.env, CATALOG_COMPILE_TIMINGS: '1' };
-  const r = spawnSync(full[0], full[1], { encoding: 'utf8', maxBuffer: 64 << 20, env });
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0) {
-    process.stderr.write(r.stdout + r.stderr);
-    throw new Error(`${cmd} ${argv.join(' ')} failed with ${r.status}`);
-  }
-  const m = /__TIME__ (\d+) ([\d.]+)/.exec(r.stderr);
-  const phases = r.stderr.split('\n').filter((l) => l.startsWith('phase '));
-  return { wall, peakMiB: m ? Number(m[1]) / 1024 : null, stdout: r.stdout.trim(), phases };
-}
-
-function settle() {
-  if (settleSeconds <= 0) return;
-  process.stderr.write(`letting the filesystem settle for ${settleSeconds}s after deleting the previous run...\n`);
-  spawnSync('sync');
-  spawnSync('sleep', [String(settleSeconds)]);
-}
+const run = (cmd, argv) => timedRun(cmd, argv);
 
 const rows = [];
 for (const cards of sizes) {
@@ -65,7 +42,7 @@ for (const cards of sizes) {
   rmSync(snaps, { recursive: true, force: true });
   process.stderr.write(`generating ${cards} cards...\n`);
   const gen = run('node', ['bin/catalog.js', 'generate', '--out', cat, '--cards', String(cards), '--seed', '7']);
-  if (deleted) settle();
+  if (deleted) settle(settleSeconds);
   process.stderr.write(`compiling ${cards} cards (full, load average ${loadavg()[0].toFixed(2)})...\n`);
   const full = run('node', ['bin/catalog.js', 'compile', '--source', cat, '--out', snaps]);
   const objects = Number(/: (\d+) objects/.exec(full.stdout)?.[1] ?? 0);

@@ -48,8 +48,9 @@ WORK="$ROOT/.bench/edge"
 RUN="$WORK/run"
 mkdir -p "$WORK"
 cached_snapshot "$WORK" "$CARDS" 11 "$WORK/compile.log"
-CARD_ID="$(find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | head -n 1)"
-[[ -n "$CARD_ID" ]] || die "no card in $SNAPSHOT_DIR"
+# The first card in key order, from the packed snapshot's object index (there are no card folders).
+CARD_ID="$(node scripts/lib/card-ids.mjs "$SNAPSHOT_DIR" 30d | head -n 1)"
+[[ -n "$CARD_ID" ]] || die "no card in $SNAPSHOT_DIR/objects.sqlite"
 rm -rf "$RUN"
 mkdir -p "$RUN/nginx/tmp" "$RUN/nginx/cache"
 

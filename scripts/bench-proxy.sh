@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Proxy load benchmark (`npm run bench:proxy`): the same wrk load, random cards at 50 connections,
-# against nginx serving the snapshot files with gzip_static (the ceiling: no auth, no limits, no
-# audit) and against `catalog serve --workers 2` with a bearer key (gate, rate-limit upsert, audit
-# row committed per request), with plain node:http serving the same files in between (bare-node.mjs:
-# what the runtime itself costs). Prints requests/s, p50, p99, the proxy/nginx ratio and the machine,
-# and checks while measuring: no non-2xx answers on any side, and one audit row per proxied request.
+# against nginx serving the per-URL files of the snapshot with gzip_static and the origin's ETags (the
+# ceiling: no auth, no limits, no audit) and against `catalog serve --workers 2` with a bearer key
+# (gate, rate-limit upsert, audit row committed per request; objects read from the packed snapshot by
+# index lookup and pread), with plain node:http serving nginx's files in between (bare-node.mjs: what
+# the runtime itself costs). The snapshot is packed (what `catalog compile` writes); the files nginx
+# serves are its `catalog mirror --layout files` export, made from the proxy this script starts.
+# Prints requests/s, p50, p99, the proxy/nginx ratio and the machine, and checks while measuring: the
+# same gzip bytes and ETag from nginx and the proxy, no non-2xx answers on any side, and one audit row
+# per proxied request.
 #
 #   npm run bench:proxy                              # builds dist/ first, then runs this script
 #   BENCH_CARDS=20000 BENCH_SECONDS=10 bash scripts/bench-proxy.sh
@@ -12,7 +16,7 @@
 # Settings (environment): BENCH_CARDS (100000), BENCH_SECONDS (20), BENCH_WARMUP (3),
 # BENCH_CONNECTIONS (50), BENCH_THREADS (2), BENCH_WORKERS (2, proxy workers), BENCH_IDS (0 = every
 # card of the snapshot, else a random sample of that many ids), BENCH_RANGE (30d), BENCH_REBUILD=1
-# (regenerate and recompile the cached catalog under .bench/proxy/).
+# (regenerate, recompile and export again the cached catalog under .bench/proxy/).
 #
 # Needs nginx and wrk: installed from Debian's packages when missing; when that is not possible the
 # script prints "skipped: ..." and exits 0. Exit 1 when a correctness check fails.
@@ -65,36 +69,32 @@ require_dist bench:proxy
 WORK="$ROOT/.bench/proxy"
 RUN="$WORK/run"
 mkdir -p "$WORK"
-if [[ "${BENCH_REBUILD:-0}" == 1 ]]; then rm -rf "$WORK/catalog-$CARDS" "$WORK/snapshots-$CARDS"; fi
-# nginx serves SNAPSHOT_DIR, the snapshot folder `current` points to now; the proxy follows the
-# pointer itself.
+if [[ "${BENCH_REBUILD:-0}" == 1 ]]; then rm -rf "$WORK/catalog-$CARDS" "$WORK/snapshots-$CARDS" "$WORK/export-$CARDS"; fi
+# The proxy serves SNAPS (the packed snapshot `current` points to, SNAPSHOT_DIR); nginx serves the
+# per-URL export of the same snapshot (step 4).
 cached_snapshot "$WORK" "$CARDS" 7
-[[ -d "$SNAPSHOT_DIR/v1/cards" ]] || die "$SNAPSHOT_DIR/v1/cards is missing: is the snapshot complete?"
+[[ -f "$SNAPSHOT_DIR/objects.sqlite" ]] || die "$SNAPSHOT_DIR/objects.sqlite is missing: is the snapshot complete? (BENCH_REBUILD=1 starts over)"
 
 rm -rf "$RUN"
 mkdir -p "$RUN/nginx/tmp"
 IDS_FILE="$RUN/card-ids.txt"
-# Ids come from the snapshot itself (one folder per card), so every request names a real document.
+# Ids come from the snapshot's object index (every card with a $RANGE document), so every request
+# names a real document.
+node scripts/lib/card-ids.mjs "$SNAPSHOT_DIR" "$RANGE" > "$RUN/all-card-ids.txt" || die "could not list the cards of $SNAPSHOT_DIR"
 if (( IDS_SAMPLE > 0 )); then
-  find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | shuf -n "$IDS_SAMPLE" > "$IDS_FILE"
+  shuf -n "$IDS_SAMPLE" "$RUN/all-card-ids.txt" > "$IDS_FILE"
 else
-  find "$SNAPSHOT_DIR/v1/cards" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' > "$IDS_FILE"
+  mv "$RUN/all-card-ids.txt" "$IDS_FILE"
 fi
 ID_COUNT="$(wc -l < "$IDS_FILE")"
-(( ID_COUNT > 0 )) || die "no card folders under $SNAPSHOT_DIR/v1/cards"
+(( ID_COUNT > 0 )) || die "no v1/cards/<id>/$RANGE.json.gz key in $SNAPSHOT_DIR/objects.sqlite"
 SAMPLE_ID="$(head -n 1 "$IDS_FILE")"
-[[ -f "$SNAPSHOT_DIR/v1/cards/$SAMPLE_ID/$RANGE.json.gz" ]] || die "no $RANGE document for card $SAMPLE_ID"
 log "snapshot $(basename "$SNAPSHOT_DIR"): $ID_COUNT card ids in the load"
 
 # ---------------------------------------------------------------- cleanup: stop what we started, by PID
 stop_started_on_exit
 
-# ---------------------------------------------------------------- 3. nginx on its own config
-NGINX_URL=""
-start_nginx "$HERE/nginx.conf.in" "$RUN/nginx" -e "s|@SNAPSHOT@|$SNAPSHOT_DIR|g"
-log "nginx (pid $NGINX_PID, 2 workers) on $NGINX_URL"
-
-# ---------------------------------------------------------------- 4. the proxy, fresh state, enterprise key
+# ---------------------------------------------------------------- 3. the proxy, fresh state, enterprise key
 STATE="$RUN/state.sqlite"
 KEY_FILE="$RUN/bench.key"
 (umask 077 && { mint_key "$STATE" bench enterprise; echo; } > "$KEY_FILE")
@@ -105,9 +105,19 @@ start_proxy "$RUN/proxy.out" "$RUN/proxy.err" CATALOG_TIER_LIMITS="free=60,stand
   -- --workers "$WORKERS"
 log "proxy (primary pid $PROXY_PID, $WORKERS workers) on $PROXY_URL; enterprise limit $ENTERPRISE_LIMIT/min (not rate limited)"
 
-# ---------------------------------------------------------------- same document from both?
+# ---------------------------------------------------------------- 4. the per-URL export, and nginx serving it
+# Made once per snapshot through the proxy just started, with the same key (cached under $WORK).
+cached_files_export "$WORK" "$CARDS" "$PROXY_URL" "$KEY_FILE"
+[[ -f "$EXPORT_DIR/v1/cards/$SAMPLE_ID/$RANGE.json.gz" ]] || die "the export $EXPORT_DIR has no v1/cards/$SAMPLE_ID/$RANGE.json.gz"
+NGINX_URL=""
+start_nginx "$HERE/nginx.conf.in" "$RUN/nginx" -e "s|@EXPORT@|$EXPORT_DIR|g" -e "s|@SNAPSHOT_ID@|$(basename "$EXPORT_DIR")|g"
+log "nginx (pid $NGINX_PID, 2 workers) on $NGINX_URL, serving $EXPORT_DIR"
+
+# ---------------------------------------------------------------- same bytes and ETag from both?
+# header <file> <name>: the value of a response header in a curl -D file.
+header() { tr -d '\r' < "$1" | sed -n "s/^$2: *//Ip" | head -n 1; }
 check_same_document() {
-  local url="/v1/cards/$SAMPLE_ID?range=$RANGE" n p nh ph
+  local url="/v1/cards/$SAMPLE_ID?range=$RANGE" n p nh ph ne pe
   nh="$(curl -s -D "$RUN/nginx.headers" -o "$RUN/nginx.body" -w '%{http_code}' -H 'Accept-Encoding: gzip' "$NGINX_URL$url")"
   ph="$(curl -s -D "$RUN/proxy.headers" -o "$RUN/proxy.body" -w '%{http_code}' -H 'Accept-Encoding: gzip' \
     -H "Authorization: Bearer $(cat "$KEY_FILE")" "$PROXY_URL$url")"
@@ -118,10 +128,17 @@ check_same_document() {
   n="$(gzip -dc < "$RUN/nginx.body" | sha256sum | cut -c1-64)"
   p="$(gzip -dc < "$RUN/proxy.body" | sha256sum | cut -c1-64)"
   [[ "$n" == "$p" ]] || die "nginx and the proxy sent different documents for $url"
-  SAME_BYTES="$(cmp -s "$RUN/nginx.body" "$RUN/proxy.body" && echo yes || echo no)"
-  log "GET $url: both 200, same document (gzip bytes identical: $SAME_BYTES, $(stat -c %s "$RUN/proxy.body") B)"
+  # The export is the stored objects as they are, so the gzip bytes must be identical too, and both
+  # must label them with the object's SHA-256 (the proxy from the index, nginx from etags.map).
+  cmp -s "$RUN/nginx.body" "$RUN/proxy.body" || die "nginx and the proxy sent the same document for $url in different gzip bytes"
+  ne="$(header "$RUN/nginx.headers" etag)"
+  pe="$(header "$RUN/proxy.headers" etag)"
+  [[ -n "$pe" && "$ne" == "$pe" ]] || die "ETags differ for $url: nginx '$ne', the proxy '$pe'"
+  [[ "$pe" == "\"$(sha256sum < "$RUN/proxy.body" | cut -c1-64)\"" ]] || die "the ETag $pe of $url is not the SHA-256 of its bytes"
+  SAMPLE_ETAG="$pe"
+  log "GET $url: both 200, identical gzip bytes ($(stat -c %s "$RUN/proxy.body") B), same ETag $pe"
 }
-SAME_BYTES=""
+SAMPLE_ETAG=""
 check_same_document
 
 # ---------------------------------------------------------------- 5. the same wrk load against both
@@ -157,17 +174,23 @@ cpu_seconds() {
 # Reads every document the load asks for, so both servers start from the page cache. This VM gives
 # page cache back to its host within minutes: a run that followed other work once read most
 # documents from the disk and measured both servers at ~340 requests/s (disk-bound, not a server
-# figure). Reading them right before each server's warm-up puts both on the same footing.
-warm_page_cache() {
+# figure). Reading them right before each server's warm-up puts both on the same footing: the
+# export's files for nginx and node:http, the object index and the packs for the proxy.
+warm_page_cache() { # <name>
   local started=$SECONDS
-  sed "s|.*|$SNAPSHOT_DIR/v1/cards/&/$RANGE.json.gz|" "$IDS_FILE" | xargs -d '\n' cat > /dev/null
-  log "page cache: read the $ID_COUNT $RANGE documents in $((SECONDS - started)) s"
+  if [[ "$1" == proxy ]]; then
+    cat "$SNAPSHOT_DIR/objects.sqlite" "$SNAPS/packs/"*.pack > /dev/null
+    log "page cache: read the object index and the packs in $((SECONDS - started)) s"
+  else
+    sed "s|.*|$EXPORT_DIR/v1/cards/&/$RANGE.json.gz|" "$IDS_FILE" | xargs -d '\n' cat > /dev/null
+    log "page cache: read the $ID_COUNT $RANGE files of the export in $((SECONDS - started)) s"
+  fi
 }
 
 FAILED=0
 measure() { # <name> <url> <server pid> <key file or "">
   local name="$1" url="$2" pid="$3" key="$4" before after
-  warm_page_cache
+  warm_page_cache "$name"
   if (( WARMUP > 0 )); then
     log "$name: warm-up ${WARMUP}s"
     run_wrk "$name-warmup" "$url" "$WARMUP" "$key"
@@ -193,7 +216,7 @@ measure nginx "$NGINX_URL" "$NGINX_PID" ""
 # ---------------------------------------------------------------- the node:http reference
 # Plain node:http with the proxy's process layout and its uncached read (bare-node.mjs): no auth,
 # limits, audit or log. Only while it is measured, so it takes no memory from the other runs.
-node "$HERE/bare-node.mjs" "$SNAPSHOT_DIR" "$WORKERS" > "$RUN/node.out" 2> "$RUN/node.err" &
+node "$HERE/bare-node.mjs" "$EXPORT_DIR" "$WORKERS" > "$RUN/node.out" 2> "$RUN/node.err" &
 BARE_PID=$!
 NODE_URL="$(wait_for_listening "$BARE_PID" "$RUN/node.out" "$RUN/node.err" "the node:http reference")"
 log "node:http reference (primary pid $BARE_PID, $WORKERS workers) on $NODE_URL"
@@ -242,16 +265,18 @@ CPU_MODEL="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 NGINX_VERSION="$("$NGINX" -v 2>&1 | sed 's/^nginx version: //')"
 # `wrk -v` prints its version and then exits 1 (it wants a URL).
 WRK_VERSION="$( { wrk -v 2>&1 || true; } | head -n 1 | awk '{ print $1, $2 }')"
-SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
+PACK_BYTES="$(du -shL "$SNAPS/packs" 2>/dev/null | cut -f1)"
+INDEX_BYTES="$(du -sh "$SNAPSHOT_DIR/objects.sqlite" 2>/dev/null | cut -f1)"
+EXPORT_BYTES="$(du -sh "$EXPORT_DIR/v1/cards" 2>/dev/null | cut -f1)"
 
 {
   echo "Proxy throughput, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
   echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS BENCH_WORKERS=$WORKERS)"
   echo "- machine: $(nproc) cores ($CPU_MODEL), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), node $(node --version), $NGINX_VERSION, $WRK_VERSION; load average before / after: $LOADAVG_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card snapshot (card documents, all ranges: $SNAPSHOT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
-  echo "- node: \`node scripts/bench-proxy/bare-node.mjs <snapshot> $WORKERS\` (same files, no auth/limits/audit/log)"
-  echo "- proxy: \`catalog serve --workers $WORKERS\`, fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: 2 worker processes, gzip_static, sendfile, access log off"
+  echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s --latency after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE with Accept-Encoding: gzip over $ID_COUNT card ids of a $CARDS-card packed snapshot (packs $PACK_BYTES, object index $INDEX_BYTES; the export's card files, all ranges: $EXPORT_BYTES on disk); the proxy run also sends Authorization: Bearer <enterprise key>"
+  echo "- node: \`node scripts/bench-proxy/bare-node.mjs <export> $WORKERS\` (nginx's files, no auth/limits/audit/log)"
+  echo "- proxy: \`catalog serve --workers $WORKERS\` on the packed snapshot (index lookup + pread), fresh state file, CATALOG_TIER_LIMITS enterprise=$ENTERPRISE_LIMIT/min so the load is not rate limited; nginx: the \`catalog mirror --layout files\` export of the same snapshot, 2 worker processes, gzip_static, sendfile, ETag from etags.map, access log off"
   echo
   echo "| target | requests/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | socket errors | server CPU per 1k req |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -261,9 +286,9 @@ SNAPSHOT_BYTES="$(du -sh "$SNAPSHOT_DIR/v1/cards" 2>/dev/null | cut -f1)"
   done
   echo
   echo "- proxy/nginx throughput: **$RATIO** (target >= 0.25: $RATIO_OK); proxy p99 **$PROXY_P99_MS ms** at $CONNECTIONS connections (target < 10 ms: $P99_OK)"
-  echo "- reference: plain node:http (scripts/bench-proxy/bare-node.mjs, $WORKERS workers, readFileSync per request, nothing else) did **$NODE_OF_NGINX** of nginx; the proxy did **$RATIO_NODE** of it (what auth, limits, audit, the log line and Hono cost on top of Node itself)"
+  echo "- reference: plain node:http (scripts/bench-proxy/bare-node.mjs, $WORKERS workers, readFileSync of the export's file per request, nothing else) did **$NODE_OF_NGINX** of nginx; the proxy did **$RATIO_NODE** of it (what auth, limits, audit, the log line and Hono cost on top of Node itself)"
   echo "- audit rows written during the load: $AUDIT_ROWS; requests the proxy answered as counted by wrk: $ANSWERED (warm-up + run), sent: $SENT; rows must lie between the two (requests in flight when wrk stops are answered but not counted): $AUDIT_VERDICT"
-  echo "- same document from both (sample card $SAMPLE_ID, decoded body identical; gzip bytes identical: $SAME_BYTES)"
+  echo "- same object from both (sample card $SAMPLE_ID: identical gzip bytes, same ETag $SAMPLE_ETAG)"
   echo "- note: the machine has $(nproc) cores shared by wrk (2 threads) and the server, so both numbers are lower than on a dedicated load generator, and the server that needs more CPU per request loses more to wrk; the ratio is the figure to compare."
 } | tee "$WORK/last-result.md"
 

@@ -42,6 +42,16 @@ export function windowStartOf(nowMs: number): number {
   return Math.floor(nowMs / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
 }
 
+/** Seconds until the window starting at `windowStart` ends, as the `t` of the RateLimit header (1..60). */
+export function resetSecondsOf(windowStart: number, nowMs: number): number {
+  return Math.max(1, Math.ceil(((windowStart + RATE_WINDOW_SECONDS) * 1000 - nowMs) / 1000));
+}
+
+/** The decision for a request that made the window's count `count` (every limiter answers with it). */
+export function decisionOf(count: number, tier: Tier, limit: number, windowStart: number, nowMs: number): RateDecision {
+  return { allowed: count <= limit, tier, limit, count, remaining: Math.max(0, limit - count), resetSeconds: resetSecondsOf(windowStart, nowMs) };
+}
+
 export function createRateLimiter(state: StateDb, options: { limits: Readonly<Record<Tier, number>>; clock?: () => number }): RateLimiter {
   const clock = options.clock ?? Date.now;
   const hitStatement = state.sqlite.prepare<[string, number], { count: number }>(RATE_HIT_SQL);
@@ -63,9 +73,7 @@ export function createRateLimiter(state: StateDb, options: { limits: Readonly<Re
       // not prune it again (nor re-run the delete every time the two alternate).
       if (windowStart > lastPrunedWindow) prune(windowStart);
       const { count } = hitStatement.get(keyId, windowStart)!;
-      const limit = options.limits[tier];
-      const resetSeconds = Math.max(1, Math.ceil(((windowStart + RATE_WINDOW_SECONDS) * 1000 - nowMs) / 1000));
-      return { allowed: count <= limit, tier, limit, count, remaining: Math.max(0, limit - count), resetSeconds };
+      return decisionOf(count, tier, options.limits[tier], windowStart, nowMs);
     },
     prune: () => prune(),
   };

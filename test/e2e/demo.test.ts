@@ -83,7 +83,7 @@ describe('catalog demo', () => {
     const mirror = join(dir, 'mirror');
     const m = await runCli(['mirror', '--from', url, '--key', `@${keyFile}`, '--to', mirror, '--public-key', pinned], { timeoutMs: 120_000 });
     expect(m.code, m.stderr).toBe(0);
-    expect(m.stdout).toMatch(/^mirrored \S+: \d+ objects .*signature and every hash verified/);
+    expect(m.stdout).toMatch(/^mirrored \S+ \(packed\): \d+ objects in \d+ packs .*; signature, files and packs verified/);
     expect(readlinkSync(join(mirror, 'current'))).toBe(readlinkSync(join(snapshots(), 'current')));
     const v = await runCli(['verify', mirror, '--public-key', pinned]);
     expect(v.code, v.stderr).toBe(0);

@@ -11,13 +11,14 @@ import { expect } from 'vitest';
 import { runCli } from './cli.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
-export async function startMirrorOrigin(dir: string, root: string, publicKey: string): Promise<ServerProcess> {
+/** `root` is a snapshot folder or `s3://bucket/prefix` (then `env` carries the AWS_* settings). */
+export async function startMirrorOrigin(dir: string, root: string, publicKey: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const minted = await runCli(['keys', 'mint', '--state', join(dir, 'state.sqlite'), '--tenant', 'mirror', '--tier', 'enterprise', '--json']);
   expect(minted.code, minted.stderr).toBe(0);
   writeFileSync(join(dir, 'key.txt'), JSON.parse(minted.stdout).key + '\n', { mode: 0o600 });
   return startServerProcess(
     ['serve', '--snapshots', root, '--state', join(dir, 'state.sqlite'), '--port', '0', '--workers', '1', '--public-key', publicKey],
-    { env: { CATALOG_TIER_LIMITS: 'enterprise=999999999' } },
+    { env: { ...env, CATALOG_TIER_LIMITS: 'enterprise=999999999' } },
   );
 }
 

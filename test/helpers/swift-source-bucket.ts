@@ -9,10 +9,8 @@
  *   // … createBlobSnapshotSource({ store: bucket.store('catalog/'), cacheDir })
  *   await bucket.drop();
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createFolderBlobStore } from '../../snapshots/store/blob-fs.js';
 import { createS3BlobStore } from '../../snapshots/store/blob-s3.js';
 import type { BlobStore } from '../../snapshots/store/blob-store.js';
@@ -20,6 +18,7 @@ import { createS3Client } from '../../snapshots/store/s3-client.js';
 import { MANIFEST_FILE, MANIFEST_SIGNATURE_FILE, PACKS_DIR } from '../../snapshots/keys.js';
 import { CURRENT_JSON } from '../../snapshots/store/pointer.js';
 import type { SwiftPlan } from './swift.js';
+import { createTestBucket, removeBucket, testBucketName } from './s3-bucket.js';
 
 export interface SwiftBucket {
   name: string;
@@ -33,22 +32,15 @@ export interface SwiftBucket {
 export async function swiftBucket(plan: SwiftPlan, tag: string): Promise<SwiftBucket> {
   const started = await plan.start();
   const env = started.env;
-  const name = `catalog-${tag}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const name = testBucketName(`catalog-${tag}`);
   const { client } = createS3Client(env);
-  await client.send(new CreateBucketCommand({ Bucket: name }));
+  await createTestBucket(client, name);
   return {
     name,
     env,
     store: (prefix = '') => createS3BlobStore({ bucket: name, prefix, env }),
     async drop() {
-      // Single deletes: Swift's bulk delete wants a Content-MD5 the SDK does not send.
-      for (let token: string | undefined, more = true; more; ) {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: name, ContinuationToken: token }));
-        await Promise.all((page.Contents ?? []).map((o) => client.send(new DeleteObjectCommand({ Bucket: name, Key: o.Key }))));
-        token = page.NextContinuationToken;
-        more = page.IsTruncated === true;
-      }
-      await client.send(new DeleteBucketCommand({ Bucket: name }));
+      await removeBucket(client, name);
       client.destroy();
       started.stop();
     },

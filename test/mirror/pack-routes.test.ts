@@ -9,12 +9,10 @@ import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../snapshots/codec.js';
-import { loadPrivateKey } from '../../snapshots/signature.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import { isSnapshotId, switchCurrent } from '../../snapshots/store/pointer.js';
 import type { ManifestHeader } from '../../snapshots/manifest.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { packRoot } from '../helpers/packed-fixture.js';
 import { createTestApp, type TestApp } from '../helpers/server-app.js';
 
 let dir: string;
@@ -29,11 +27,10 @@ const headerOf = (id: string): ManifestHeader => JSON.parse(readFileSync(join(pa
 
 beforeAll(async () => {
   dir = tempDir('catalog-pack-routes-');
-  const files = join(dir, 'files');
   packed = join(dir, 'packed');
   const catalog = join(dir, 'catalog');
-  const compile = ['compile', '--source', catalog, '--out', files, '--workers', '0'];
-  for (const args of [['generate', '--out', catalog, '--cards', '60', '--seed', '3'], ['signing', 'init', '--out', join(dir, 'keys')], compile]) {
+  const compile = ['compile', '--source', catalog, '--out', packed, '--workers', '0'];
+  for (const args of [['generate', '--out', catalog, '--cards', '60', '--seed', '3'], compile]) {
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(0);
   }
@@ -45,9 +42,7 @@ beforeAll(async () => {
   writeFileSync(cardsPath, lines.join('\n') + '\n');
   const r = await runCli(compile);
   expect(r.code, r.stderr).toBe(0);
-  // The compile writes packs (issue 17); the packed fixture stands in where it did not yet.
-  if (JSON.parse(readFileSync(join(files, 'current', 'manifest.ndjson'), 'utf8').split('\n')[0]).version === 2) packed = files;
-  else await packRoot(files, packed, loadPrivateKey(join(dir, 'keys', 'signing-key.pem')));
+  expect(JSON.parse(readFileSync(join(packed, 'current', 'manifest.ndjson'), 'utf8').split('\n')[0]).version).toBe(2);
   [first, second] = readdirSync(packed).filter(isSnapshotId).sort();
   expect(readlinkSync(join(packed, 'current'))).toBe(second);
   app = await createTestApp({ snapshots: createFsSnapshotSource(packed) });

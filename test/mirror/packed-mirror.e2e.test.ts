@@ -1,24 +1,23 @@
 /**
- * End to end, packed origin (issue 17): a generated catalog compiled and signed by the real CLI,
- * packed (when the compile does not write packs itself, with the format's own writers:
- * test/helpers/packed-fixture.ts), served by `catalog serve` on a free port behind a relay that can
- * cut a pack download, refuse packs, or flip a byte of every pack. `catalog mirror` through its real
- * entry must: resume an interrupted run (the packs it finished are kept, the half pack resumes with
- * Range), end with a packed snapshot root that the proxy serves with the
- * origin's bytes and ETags (`catalog verify` of a packed root is another part of issue 17), fetch only the new packs after a recompile (counted at the relay), refuse
- * a tampered pack without switching, and with `--layout files` leave per-URL files that nginx
- * (docs/mirroring/nginx.conf) serves with the origin's bytes and ETags.
+ * End to end, packed origin (issue 17): a generated catalog compiled (packed) and signed by the real
+ * CLI, served by `catalog serve` on a free port behind a relay that can cut a pack or bulk download,
+ * refuse packs, or flip a byte of every pack. `catalog mirror` through its real entry must: resume an
+ * interrupted run (the packs it finished are kept, the half pack resumes with Range, a cut bulk
+ * download too), end with a packed snapshot root that the proxy serves with the origin's bytes and
+ * ETags, refuse a wrong public key, a wrong API key and a folder that is not a mirror, fetch only the
+ * new packs after a recompile (counted at the relay), refuse a tampered manifest and a tampered pack
+ * without switching, and with `--layout files` leave per-URL files that nginx
+ * (docs/mirroring/nginx.conf) serves with the origin's bytes and ETags, linking what did not change.
  */
-import { chmodSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestHeader } from '../../snapshots/manifest.js';
-import { loadPrivateKey } from '../../snapshots/signature.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { nginxMissing, startNginx } from '../helpers/nginx.js';
-import { packRoot } from '../helpers/packed-fixture.js';
+import { indexEntries, readStored } from '../helpers/snapshot-files.js';
 import { sendHalfThenBreak, startRelay, type Relay } from '../helpers/relay.js';
 import { type ServerProcess } from '../helpers/server-process.js';
 import { expectNginxLikeOrigin, startMirrorOrigin } from '../helpers/mirror-origin.js';
@@ -28,13 +27,14 @@ type Mode = { kind: 'pass' } | { kind: 'interrupt'; after: number } | { kind: 't
 
 let dir: string;
 let catalog: string;
-let compiled: string;
 let origin: string;
 let server: ServerProcess | null = null;
 let relay: Relay | null = null;
 let relayUrl: string;
 let mode: Mode = { kind: 'pass' };
 let packsSeen = 0;
+/** Cut the next bulk download of the cards in half (the mirror must resume it with Range). */
+let cutNextBulk = false;
 const relayLog: { path: string; range: string | undefined }[] = [];
 
 const keys = () => join(dir, 'keys');
@@ -45,21 +45,34 @@ const packRequests = () => relayLog.filter((l) => l.path.startsWith('/v1/snapsho
 const packOf = (path: string) => path.slice('/v1/snapshot/packs/'.length, '/v1/snapshot/packs/'.length + 64);
 
 function mirror(to: string, ...more: string[]) {
-  return runCli(['mirror', '--from', relayUrl, '--key', `@${join(dir, 'key.txt')}`, '--to', to, '--public-key', pub(), '--concurrency', '1', ...more]);
+  return mirrorWith({ to }, ...more);
 }
 
-/** Compiles the catalog, then makes sure the origin holds it packed (the compile's own packs, or the fixture's). */
+function mirrorWith(o: { to: string; publicKey?: string; keyFile?: string }, ...more: string[]) {
+  return runCli(['mirror', '--from', relayUrl, '--key', `@${o.keyFile ?? join(dir, 'key.txt')}`, '--to', o.to, '--public-key', o.publicKey ?? pub(), '--concurrency', '1', ...more]);
+}
+
+/** Changes the image of every 100th card (the next compile changes their documents and the aggregates that list them). */
+function changeOnePercent(suffix: string): void {
+  const cardsPath = join(catalog, 'cards.ndjson');
+  const lines = readFileSync(cardsPath, 'utf8').trim().split('\n');
+  writeFileSync(cardsPath, lines.map((l, i) => {
+    if (i % 100 !== 0) return l;
+    const card = JSON.parse(l);
+    card.imageUrl = `${(card.imageUrl ?? 'https://images.example.invalid/card.jpg').split('?')[0]}${suffix}`;
+    return JSON.stringify(card);
+  }).join('\n') + '\n');
+}
+
 async function compileOrigin(): Promise<void> {
-  const r = await runCli(['compile', '--source', catalog, '--out', compiled, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1']);
+  const r = await runCli(['compile', '--source', catalog, '--out', origin, '--sign-key', join(keys(), 'signing-key.pem'), '--workers', '1']);
   expect(r.code, r.stderr).toBe(0);
-  if (headerOf(compiled).version === 2) origin = compiled;
-  else await packRoot(compiled, origin, loadPrivateKey(join(keys(), 'signing-key.pem')));
+  expect(headerOf(origin).version).toBe(2);
 }
 
 beforeAll(async () => {
   dir = tempDir('catalog-packed-mirror-');
   catalog = join(dir, 'catalog');
-  compiled = join(dir, 'compiled');
   origin = join(dir, 'origin');
   for (const args of [['generate', '--out', catalog, '--cards', '300', '--seed', '5'], ['signing', 'init', '--out', keys()]]) {
     const r = await runCli(args);
@@ -77,6 +90,11 @@ beforeAll(async () => {
       return true;
     },
     after(req, upRes, res) {
+      if (cutNextBulk && (req.url ?? '').startsWith('/v1/bulk/cards') && upRes.statusCode === 200) {
+        cutNextBulk = false;
+        sendHalfThenBreak(upRes, res);
+        return true;
+      }
       if (!isPack(req) || upRes.statusCode !== 200 || mode.kind === 'pass') return false;
       packsSeen++;
       if (mode.kind === 'tamper') {
@@ -125,6 +143,14 @@ async function expectServedLikeOrigin(mirrorRoot: string): Promise<void> {
   }
 }
 
+/** `catalog verify <mirror> --public-key` accepts the mirror: every pack, file and object, and the signature. */
+async function expectVerified(mirrorRoot: string): Promise<void> {
+  const v = await runCli(['verify', mirrorRoot, '--public-key', pub()]);
+  expect(v.code, v.stderr).toBe(0);
+  expect(v.stdout).toContain(`snapshot ${currentOf(mirrorRoot)}: ${headerOf(mirrorRoot).objects} objects verified in ${headerOf(mirrorRoot).packs!.length} packs`);
+  expect(v.stdout).toContain('manifest signature valid');
+}
+
 describe('catalog mirror from a packed origin', () => {
   const to = () => join(dir, 'mirror');
 
@@ -150,9 +176,13 @@ describe('catalog mirror from a packed origin', () => {
     const cut = parts[0].slice(0, 64);
 
     mode = { kind: 'pass' };
+    cutNextBulk = true;
     const before = relayLog.length;
     const r = await mirror(to());
     expect(r.code, r.stderr).toBe(0);
+    // The cut bulk download went on from where it broke, in the same run.
+    const bulk = relayLog.slice(before).filter((l) => l.path.startsWith('/v1/bulk/cards'));
+    expect(bulk.map((l) => l.range)).toEqual([undefined, expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
     expect(r.stdout).toContain(`mirrored ${currentOf(origin)} (packed): ${headerOf(origin).objects} objects in ${packs.length} packs (${packs.length - held} fetched`);
     expect(r.stdout).toContain(`; ${held} already held; 1 resumed)`);
     const resumed = relayLog.slice(before).filter((l) => l.path.startsWith(`/v1/snapshot/packs/${cut}`));
@@ -164,6 +194,7 @@ describe('catalog mirror from a packed origin', () => {
     // Packs layout: no per-URL files.
     expect(existsSync(join(to(), 'current', 'v1'))).toBe(false);
     await expectServedLikeOrigin(to());
+    await expectVerified(to());
   }, 240_000);
 
   it('when run again on the same snapshot then no pack is fetched', async () => {
@@ -174,21 +205,57 @@ describe('catalog mirror from a packed origin', () => {
     expect(packRequests().length).toBe(before);
   }, 60_000);
 
+  it('when the public key, the API key or the target folder is wrong then it fails saying so and writes no snapshot', async () => {
+    const other = join(dir, 'other-keys');
+    expect((await runCli(['signing', 'init', '--out', other])).code).toBe(0);
+    const wrongPub = join(dir, 'wrong-pub-mirror');
+    const signed = await mirrorWith({ to: wrongPub, publicKey: join(other, 'signing-key.pub.pem') });
+    expect(signed.code).toBe(65);
+    expect(signed.stderr).toContain('is signed by another key');
+    expect(existsSync(join(wrongPub, 'current'))).toBe(false);
+    expect(readdirSync(join(wrongPub, '.partial', currentOf(origin)))).toEqual([]);
+
+    // A well-formed key the origin never issued (minted into another state file).
+    const minted = await runCli(['keys', 'mint', '--state', join(dir, 'other-state.sqlite'), '--tenant', 'stranger', '--tier', 'enterprise', '--json']);
+    expect(minted.code, minted.stderr).toBe(0);
+    writeFileSync(join(dir, 'bad-key.txt'), JSON.parse(minted.stdout).key + '\n', { mode: 0o600 });
+    const wrongKey = join(dir, 'wrong-key-mirror');
+    const denied = await mirrorWith({ to: wrongKey, keyFile: join(dir, 'bad-key.txt') });
+    expect(denied.code).toBe(77);
+    expect(denied.stderr).toContain('/v1/snapshot: A Bearer API key');
+    expect(existsSync(join(wrongKey, 'current'))).toBe(false);
+
+    const notMirror = join(dir, 'not-a-mirror');
+    mkdirSync(notMirror);
+    writeFileSync(join(notMirror, 'precious.txt'), 'keep me');
+    const refused = await mirror(notMirror);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('is not a catalog mirror');
+    expect(readdirSync(notMirror)).toEqual(['precious.txt']);
+    // The origin's own snapshot root is not a mirror either.
+    expect((await mirror(origin)).code).toBe(64);
+  }, 60_000);
+
   it('when the origin recompiles then a tampered pack is refused without switching, and the next sync fetches only the new packs', async () => {
     const previous = currentOf(to());
     const oldPacks = new Set(headerOf(origin).packs!.map((p) => p.sha256));
-    const cardsPath = join(catalog, 'cards.ndjson');
-    const lines = readFileSync(cardsPath, 'utf8').trim().split('\n');
-    writeFileSync(cardsPath, lines.map((l, i) => {
-      if (i % 100 !== 0) return l;
-      const card = JSON.parse(l);
-      card.imageUrl = `${card.imageUrl ?? 'https://images.example.invalid/card.jpg'}?v=2`;
-      return JSON.stringify(card);
-    }).join('\n') + '\n');
+    changeOnePercent('?v=2');
     await compileOrigin();
     const fresh = headerOf(origin).packs!.filter((p) => !oldPacks.has(p.sha256));
     expect(fresh.length).toBeGreaterThan(0);
     expect(fresh.length).toBeLessThan(headerOf(origin).packs!.length);
+
+    // A manifest altered at the origin after signing is refused before any pack is fetched.
+    const manifestPath = join(origin, currentOf(origin), 'manifest.ndjson');
+    const genuine = readFileSync(manifestPath);
+    writeFileSync(manifestPath, Buffer.from(genuine.toString('utf8').replace(/"objects":(\d+)/, (_, n) => `"objects":${Number(n) + 1}`)));
+    const packsBefore = packRequests().length;
+    const altered = await mirror(to());
+    expect(altered.code).toBe(65);
+    expect(altered.stderr).toContain('changed after signing');
+    expect(packRequests().length).toBe(packsBefore);
+    expect(currentOf(to())).toBe(previous);
+    writeFileSync(manifestPath, genuine);
 
     mode = { kind: 'tamper' };
     const tampered = await mirror(to());
@@ -207,13 +274,14 @@ describe('catalog mirror from a packed origin', () => {
     expect(r.stdout).toContain(`(was ${previous})`);
     expect(currentOf(to())).toBe(currentOf(origin));
     await expectServedLikeOrigin(to());
+    await expectVerified(to());
   }, 240_000);
 
-  it('when mirrored with --layout files then nginx serves the per-URL files with the origin\'s bytes, ETags and 304s', async (ctx) => {
+  it('when mirrored with --layout files then nginx serves the per-URL files with the origin\'s bytes, ETags and 304s, and a re-sync writes only the changed objects', async (ctx) => {
     const files = join(dir, 'mirror-files');
     const r = await mirror(files, '--layout', 'files');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/per-URL files \d+ written from packs/);
+    expect(r.stdout).toContain(`; per-URL files ${headerOf(origin).objects} written from packs, 0 linked`);
     expect(readFileSync(join(files, 'current', 'etags.map'), 'utf8')).toContain(`"${currentOf(files)}:/v1/catalog/summary.json" "\\"`);
     chmodSync(dir, 0o755);
     const nginx = await startNginx(files, join(dir, 'nginx'));
@@ -224,5 +292,32 @@ describe('catalog mirror from a packed origin', () => {
     } finally {
       await nginx.stop();
     }
+
+    // 1% of the cards change again: the re-sync writes the objects whose hash changed, links the rest.
+    const previous = currentOf(files);
+    const before = new Map(indexEntries(origin)!.map((e) => [e.key, e.sha256]));
+    changeOnePercent('?v=3');
+    await compileOrigin();
+    const after = indexEntries(origin)!;
+    const moved = after.filter((e) => before.get(e.key) !== e.sha256);
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThan(after.length / 10);
+    const again = await mirror(files, '--layout', 'files');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`; per-URL files ${moved.length} written from packs, ${after.length - moved.length} linked`);
+    const unchanged = after.find((e) => before.get(e.key) === e.sha256)!;
+    expect(statSync(join(files, currentOf(files), unchanged.key)).ino).toBe(statSync(join(files, previous, unchanged.key)).ino);
+    for (const e of moved.slice(0, 20)) expect(readFileSync(join(files, 'current', e.key)).equals(readStored(origin, e.key)!), e.key).toBe(true);
+    // `catalog verify` reads the packed snapshot and leaves the per-URL files and etags.map alone.
+    await expectVerified(files);
+    // And it can fail: one flipped byte in a pack the snapshot uses.
+    const pack = join(files, 'packs', `${after.find((e) => e.key === moved[0].key)!.pack}.pack`);
+    const genuine = readFileSync(pack);
+    const damaged = Buffer.from(genuine);
+    damaged[Math.floor(damaged.length / 2)] ^= 0xff;
+    writeFileSync(pack, damaged);
+    const v = await runCli(['verify', files, '--public-key', pub()]);
+    writeFileSync(pack, genuine);
+    expect(v.code, v.stdout).toBe(65);
   }, 240_000);
 });
