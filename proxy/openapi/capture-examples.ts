@@ -140,6 +140,7 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.listBulkFiles = expect(await h.call('GET', '/v1/bulk', partner), 200);
     operations.listSnapshots = expect(await h.call('GET', '/v1/snapshots', partner), 200);
     operations.getSnapshotFeed = expect(await h.call('GET', '/v1/snapshot/feed', partner), 200);
+    operations.getDocs = expect(await h.call('GET', '/docs'), 200);
     operations.getHealth = expect(await h.call('GET', '/healthz'), 200);
     operations.getReady = expect(await h.call('GET', '/readyz'), 200);
     operations[NOT_READY_EXAMPLE] = expect(await empty.h.call('GET', '/readyz'), 503);

@@ -11,6 +11,7 @@
 import { API_VERSION } from '../../snapshots/envelope.js';
 import { INTERNAL_KEY_HEADER } from '../gate/internal.js';
 import { SESSION_COOKIE } from '../gate/session.js';
+import { addCurlSamples } from './code-samples.js';
 import { committedExamples, type OpenApiExamples } from './examples.js';
 import { headerComponents } from './headers.js';
 import { parameterComponents } from './parameters.js';
@@ -63,7 +64,7 @@ const TAGS = [
   { name: 'Public showcase', description: 'Users who opted in; no credential needed.' },
   { name: SNAPSHOT_TAG, description: 'The snapshot itself: its manifest and signature, what changed, single stored objects and bulk files, for mirrors and bulk consumers (docs/mirroring.md).' },
   { name: 'Keys and audit', description: 'Operator routes (X-Service-Internal-Key) and the audit rows of a key.' },
-  { name: 'Document', description: 'This OpenAPI document.' },
+  { name: 'Document', description: 'This OpenAPI document, and the reference page (GET /docs) that renders it in a browser.' },
   { name: HEALTH_TAG, description: 'Probes for load balancers and orchestrators: outside `/v1`, no credential.' },
 ];
 
@@ -75,6 +76,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
   for (const route of readRoutes(table)) envelopes[route.envelope] = readEnvelopeSchema(route);
   const paths = tablePaths([...table, ...documentTable()], examples);
   Object.assign(paths, healthPaths(examples));
+  addCurlSamples(paths, examples);
   return {
     openapi: '3.1.0',
     info: {

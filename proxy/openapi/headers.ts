@@ -81,6 +81,12 @@ const HEADERS: Record<string, HeaderDef> = {
     description: '`sha256:` + the hex SHA-256 of the public key\'s DER (SubjectPublicKeyInfo) bytes: compare it with the fingerprint you were given out of band.',
     schema: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
   },
+  'Content-Security-Policy': {
+    required: true,
+    description: 'The reference page loads only its own script, styles and this OpenAPI document, from this server (proxy/routes/docs-page.ts says why each source is there).',
+    schema: { type: 'string', pattern: "^default-src 'none'; script-src 'self'; " },
+  },
+  'X-Content-Type-Options': { description: 'Browsers must not guess another type than Content-Type.', schema: { type: 'string', const: 'nosniff' }, required: true },
   Allow: { description: 'The methods the path supports.', schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', examples: ['GET, HEAD'] }, required: true },
 };
 

@@ -91,7 +91,7 @@ export interface ReadRoute {
   /** Takes `snapshot=<id>` (an as-of read), so it can be 410 `gone`. */
   asOf: boolean;
   /** Takes `fields` and `view` (serve-object/selection.ts): the item fields it can select, and whether `view=ids` applies. */
-  select?: { fields: readonly string[]; ids: boolean };
+  select?: { fields: readonly string[]; ids: boolean; properties: Map<string, Schema[]> };
 }
 
 export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey: [] }];
@@ -102,15 +102,19 @@ export function readEnvelopeSchema(route: ReadRoute): Schema {
   return envelopeSchema(route.kind, selectedItem(route), route.list, `The ${route.list ? 'list page' : 'document'} of ${route.path}.`);
 }
 
-/** A list item as `fields` or `view=ids` may send it, besides the whole item. */
+/**
+ * A list item as `fields` or `view=ids` may send it, besides the whole item: an object with some of
+ * the item's properties, typed as in the item, none required. Both shapes are objects with the same
+ * property names, so a generated client reads `item.id` or `item.name` on either.
+ */
 function selectedItem(route: ReadRoute): Schema {
   if (route.select === undefined) return route.data;
-  const { fields, ids } = route.select;
+  const properties: Record<string, Schema> = {};
+  for (const [name, schemas] of route.select.properties) properties[name] = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
   return {
     anyOf: [
       route.data,
-      { type: 'object', propertyNames: { enum: [...fields] }, description: 'With `fields`: only the fields asked for that the item has.' },
-      ...(ids ? [{ type: 'string', description: 'With `view=ids`: the item\'s `id`.' }] : []),
+      { type: 'object', additionalProperties: false, properties, description: `With \`fields\` (those asked for that the item has)${route.select.ids ? ' or `view=ids` (`id` alone)' : ''}.` },
     ],
   };
 }

@@ -18,8 +18,9 @@ const NO_STORE = (): Record<string, Schema> => headerSet(['X-Request-Id', 'Cache
 const KEY_ERRORS: ErrorStatus[] = [401, 403, 405, 429, 500];
 const ONE_KEY_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 405, 429, 500];
 
-const jsonBody = (schema: string, required: boolean, description: string): Schema => ({
-  required, description, content: { 'application/json': { schema: ref(schema) } },
+/** `example` is the body of the operation's curl sample (openapi/code-samples.ts). */
+const jsonBody = (schema: string, required: boolean, description: string, example: Record<string, unknown>): Schema => ({
+  required, description, content: { 'application/json': { schema: ref(schema), example } },
 });
 
 export function adminTable(): Route[] {
@@ -31,7 +32,7 @@ export function adminTable(): Route[] {
       doc: { tag: TAG, operation: () => ({
         operationId: 'mintKey', summary: 'Mint a partner key',
         description: 'The answer is the only time the key is shown; only its SHA-256 is stored. Internal key only (an API key gets 403).',
-        security: INTERNAL, requestBody: jsonBody('MintRequest', true, 'Tenant, tier (default free) and optional expiry; an unknown field is 400.'),
+        security: INTERNAL, requestBody: jsonBody('MintRequest', true, 'Tenant, tier (default free) and optional expiry; an unknown field is 400.', { tenant: 'acme', tier: 'standard', expiresAt: '2027-12-31' }),
         status: 201, body: ref('MintedKey'), headers: NO_STORE(), errors: [400, ...KEY_ERRORS],
       }) },
     }),
@@ -60,7 +61,7 @@ export function adminTable(): Route[] {
       doc: { tag: TAG, operation: (parameters) => ({
         operationId: 'rotateKey', summary: 'Replace a key',
         description: 'A new key for the same tenant and tier; the old one is revoked in the same transaction (a revoked key cannot be rotated: 400). Internal key only.',
-        security: INTERNAL, parameters, requestBody: jsonBody('RotateRequest', false, 'Optional expiry of the new key.'),
+        security: INTERNAL, parameters, requestBody: jsonBody('RotateRequest', false, 'Optional expiry of the new key.', { expiresAt: '2027-12-31' }),
         status: 201, body: ref('MintedKey'), headers: NO_STORE(), errors: ONE_KEY_ERRORS,
       }) },
     }),

@@ -98,7 +98,7 @@ export const Fields = queryParam({
 
 export const View = queryParam({
   name: 'view',
-  description: '`ids`: each item is its `id` alone (a string), the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag.',
+  description: '`ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag.',
   schema: { type: 'string', enum: [...VIEWS], default: 'full' },
   check: (raw) => (raw === undefined || raw === null ? 'full' : requireOneOf(raw, VIEWS, 'view')),
 });

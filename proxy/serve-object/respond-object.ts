@@ -21,7 +21,7 @@ export function respondObject(
   c: Context<ProxyEnv>,
   loader: ObjectLoader,
   obj: ServedObject,
-  extra: { link?: string | null } = {},
+  extra: { link?: string | null; contentType?: string; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const gzip = acceptsGzip(c.req.header('accept-encoding'));
   const etag = etagFor(obj.sha256, gzip);
@@ -32,13 +32,15 @@ export function respondObject(
     ETag: etag,
     'Cache-Control': READ_CACHE_CONTROL,
     Vary: 'Accept-Encoding',
-    'Content-Type': JSON_CONTENT_TYPE,
+    'Content-Type': extra.contentType ?? JSON_CONTENT_TYPE,
   };
   const snapshotId = c.get('snapshotId');
   if (snapshotId) headers['X-Snapshot-Id'] = snapshotId;
   if (extra.link) headers.Link = extra.link;
 
   if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return respond(c, null, 304, headers, null);
+  // The answer's own headers (the reference page's CSP) go with its body; a 304 keeps the cached ones.
+  Object.assign(headers, extra.headers);
 
   const head = c.req.method === 'HEAD';
   if (gzip) {

@@ -1,6 +1,6 @@
 /**
  * Field selection on the list routes (issue 20): `fields=a,b,c` keeps only those fields of each item,
- * `view=ids` sends each item's id alone; the envelope, the page block and the warnings stay. The
+ * `view=ids` sends each item as `{ "id": … }` alone; the envelope, the page block and the warnings stay. The
  * valid field names of a list are the properties of its item schema in the OpenAPI document
  * (proxy/openapi/schemas-lists.ts; a oneOf item takes the union of its variants), so the document
  * and the check cannot disagree. A field an item does not have (a figure's `number`) is left out of
@@ -38,20 +38,29 @@ export function parseFields(raw: string): string[] {
 
 const fieldCache = new Map<string, readonly string[]>();
 
-/** The property names of an item schema of schemas-lists.ts (the union over a oneOf), sorted. */
+/** Every property of an item schema of schemas-lists.ts with its schemas (several when the variants of a oneOf differ). */
+export function itemProperties(schemaName: string): Map<string, Schema[]> {
+  const schemas = listSchemas();
+  const props = new Map<string, Schema[]>();
+  const visit = (s: Schema | undefined) => {
+    if (s === undefined) throw new Error(`no item schema ${schemaName}`);
+    if (typeof s.$ref === 'string') return visit(schemas[s.$ref.split('/').pop()!]);
+    for (const variant of (s.oneOf as Schema[] | undefined) ?? []) visit(variant);
+    for (const [name, schema] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
+      const seen = props.get(name) ?? [];
+      if (!seen.some((x) => JSON.stringify(x) === JSON.stringify(schema))) seen.push(schema);
+      props.set(name, seen);
+    }
+  };
+  visit(schemas[schemaName]);
+  return props;
+}
+
+/** The property names of an item schema (the union over a oneOf), sorted. */
 export function itemFields(schemaName: string): readonly string[] {
   let known = fieldCache.get(schemaName);
   if (known === undefined) {
-    const schemas = listSchemas();
-    const names = new Set<string>();
-    const visit = (s: Schema | undefined) => {
-      if (s === undefined) throw new Error(`no item schema ${schemaName}`);
-      if (typeof s.$ref === 'string') return visit(schemas[s.$ref.split('/').pop()!]);
-      for (const variant of (s.oneOf as Schema[] | undefined) ?? []) visit(variant);
-      for (const name of Object.keys((s.properties as Record<string, Schema> | undefined) ?? {})) names.add(name);
-    };
-    visit(schemas[schemaName]);
-    known = [...names].sort();
+    known = [...itemProperties(schemaName).keys()].sort();
     fieldCache.set(schemaName, known);
   }
   return known;
@@ -93,7 +102,9 @@ export function selectEnvelope<E extends { data: unknown[]; warnings: string[] }
 /** One item as the selection sends it. */
 export function applySelection(s: Selection, item: unknown): unknown {
   const record = item as Record<string, unknown>;
-  if (s.kind === 'ids') return record.id;
+  // An object, not the bare id: every item of every answer stays an object with the item's
+  // property names, so a typed client reads `item.id` whatever was asked.
+  if (s.kind === 'ids') return { id: record.id };
   const out: Record<string, unknown> = {};
   for (const f of s.fields) if (f in record) out[f] = record[f];
   return out;
