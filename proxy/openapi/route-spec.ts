@@ -91,7 +91,7 @@ export interface ReadRoute {
   /** Takes `snapshot=<id>` (an as-of read), so it can be 410 `gone`. */
   asOf: boolean;
   /** Takes `fields` and `view` (serve-object/selection.ts): the item fields it can select, and whether `view=ids` applies. */
-  select?: { fields: readonly string[]; ids: boolean; properties: Map<string, Schema[]> };
+  select?: { item: string; fields: readonly string[]; ids: boolean; properties: Map<string, Schema[]> };
 }
 
 export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey: [] }];
@@ -103,20 +103,29 @@ export function readEnvelopeSchema(route: ReadRoute): Schema {
 }
 
 /**
- * A list item as `fields` or `view=ids` may send it, besides the whole item: an object with some of
- * the item's properties, typed as in the item, none required. Both shapes are objects with the same
- * property names, so a generated client reads `item.id` or `item.name` on either.
+ * A list item as `fields` or `view=ids` may send it, besides the whole item: `<Item>Selection`, an
+ * object with some of the item's properties, typed as in the item, none required
+ * (selectionSchemas). Both shapes are objects with the same property names, so a generated client
+ * reads `item.id` or `item.name` on either.
  */
 function selectedItem(route: ReadRoute): Schema {
   if (route.select === undefined) return route.data;
-  const properties: Record<string, Schema> = {};
-  for (const [name, schemas] of route.select.properties) properties[name] = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
-  return {
-    anyOf: [
-      route.data,
-      { type: 'object', additionalProperties: false, properties, description: `With \`fields\` (those asked for that the item has)${route.select.ids ? ' or `view=ids` (`id` alone)' : ''}.` },
-    ],
-  };
+  return { anyOf: [route.data, { $ref: `#/components/schemas/${route.select.item}Selection` }] };
+}
+
+/** The `<Item>Selection` component of every item schema the read routes select from. */
+export function selectionSchemas(routes: readonly ReadRoute[]): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const r of routes) {
+    if (r.select === undefined) continue;
+    const properties: Record<string, Schema> = {};
+    for (const [name, schemas] of r.select.properties) properties[name] = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
+    out[`${r.select.item}Selection`] = {
+      type: 'object', additionalProperties: false, properties,
+      description: `An item of ${r.select.item} as \`fields\` sends it (the fields asked for that the item has)${r.select.ids ? ', or as `view=ids` sends it (`id` alone)' : ''}.`,
+    };
+  }
+  return out;
 }
 
 export function readOperation(route: ReadRoute, examples: OpenApiExamples): Schema {

@@ -23,7 +23,7 @@ const envelopeOf = (kind: string) => `${kind[0].toUpperCase()}${kind.slice(1)}En
 function readRoute(route: Route, path: string, doc: ReadDoc, params: DocumentedParam[]): ReadRoute {
   const asOf = Object.values(route.params).includes(Snapshot);
   const item = String(doc.data.$ref).split('/').pop()!;
-  const select = route.params.fields === Fields ? { fields: itemFields(item), ids: hasIds(item), properties: itemProperties(item) } : undefined;
+  const select = route.params.fields === Fields ? { item, fields: itemFields(item), ids: hasIds(item), properties: itemProperties(item) } : undefined;
   const parameters = params.map((p) => (select === undefined ? parameterRef(p) : selectionParam(p, select)));
   return { path, ...doc, parameters, list: route.paging !== undefined, asOf, select, envelope: envelopeOf(doc.kind) };
 }

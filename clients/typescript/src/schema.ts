@@ -1677,29 +1677,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["Summary"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1725,29 +1703,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["Summary"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1760,29 +1716,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["Summary"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1821,35 +1755,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["TrendingItem"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                /** @description Price 24 h before priceDate. */
-                previousCents?: number;
-                /** @description marketCents - previousCents. */
-                changeCents?: number;
-                /** @description changeCents / previousCents, 4 decimals. */
-                velocity24h?: number;
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["TrendingItem"] | components["schemas"]["TrendingItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1862,31 +1768,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["RecentItem"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                /** @description The day it entered the catalog. */
-                addedAt?: components["schemas"]["Timestamp"];
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["RecentItem"] | components["schemas"]["RecentItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1899,16 +1781,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["DiscoverSet"] | {
-                game?: components["schemas"]["Game"];
-                code?: string;
-                name?: string;
-                series?: string | null;
-                releasedAt?: components["schemas"]["Timestamp"] | null;
-                cardCount?: number;
-                /** @description Cards of the set with a price. */
-                pricedCount?: number;
-            })[];
+            data: (components["schemas"]["DiscoverSet"] | components["schemas"]["DiscoverSetSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1921,14 +1794,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["DiscoverUser"] | {
-                handle?: string;
-                displayName?: string | null;
-                joinedAt?: components["schemas"]["Timestamp"];
-                publicBinders?: number;
-                /** @description Entries in their public binders. */
-                items?: number;
-            })[];
+            data: (components["schemas"]["DiscoverUser"] | components["schemas"]["DiscoverUserSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1941,18 +1807,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["DiscoverBinder"] | {
-                id?: string;
-                name?: string;
-                owner?: {
-                    handle: string;
-                    displayName: string | null;
-                };
-                itemCount?: number;
-                updatedAt?: components["schemas"]["Timestamp"];
-                /** @description The first 4 entries that are in the catalog. */
-                preview?: components["schemas"]["Summary"][];
-            })[];
+            data: (components["schemas"]["DiscoverBinder"] | components["schemas"]["DiscoverBinderSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1965,13 +1820,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["DiscoverActivity"] | {
-                date?: components["schemas"]["Timestamp"];
-                /** @enum {string} */
-                type?: "binder_add" | "wishlist_add" | "pull" | "price_alert";
-                /** @description Events of this type that day; null under 5, so nobody can be singled out. */
-                count?: number | null;
-            })[];
+            data: (components["schemas"]["DiscoverActivity"] | components["schemas"]["DiscoverActivitySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1984,35 +1833,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["SparklineItem"] | {
-                entity?: "card" | "figure";
-                id?: string;
-                game?: components["schemas"]["Game"];
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                /** @description How many users watch it. */
-                watchers?: number;
-                /** @description The day of points[0]. */
-                from?: components["schemas"]["Timestamp"];
-                /** @description 30 daily USD prices ending at priceDate, null for a day without a price. */
-                points?: (number | null)[];
-                series?: {
-                    id: string;
-                    name: string | null;
-                };
-            })[];
+            data: (components["schemas"]["SparklineItem"] | components["schemas"]["SparklineItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -2025,38 +1846,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: (components["schemas"]["SearchItem"] | {
-                entity?: "card" | "figure" | "set";
-                id?: string;
-                game?: components["schemas"]["Game"] | null;
-                name?: string;
-                number?: string;
-                rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
-                set?: {
-                    code: string;
-                    name: string | null;
-                };
-                artist?: string | null;
-                imageUrl?: string | null;
-                /** @description Last known USD price. */
-                marketCents?: number | null;
-                priceDate?: components["schemas"]["Timestamp"] | null;
-                /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
-                priceSynthetic?: boolean | null;
-                kind?: "card" | "figure" | "set";
-                /**
-                 * @description The relevance tier that found the item (docs/search.md).
-                 * @enum {string}
-                 */
-                match?: "exact" | "nameStart" | "nameWords" | "nameStartPrefix" | "namePrefix" | "anyField";
-                series?: {
-                    id: string;
-                    name: string | null;
-                } | (string | null);
-                code?: string;
-                releasedAt?: components["schemas"]["Timestamp"] | null;
-                cardCount?: number;
-            })[];
+            data: (components["schemas"]["SearchItem"] | components["schemas"]["SearchItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -2085,6 +1875,190 @@ export interface components {
             data: components["schemas"]["ShowcaseBinder"][];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
+        };
+        /** @description An item of Summary as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SummarySelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of TrendingItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        TrendingItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description Price 24 h before priceDate. */
+            previousCents?: number;
+            /** @description marketCents - previousCents. */
+            changeCents?: number;
+            /** @description changeCents / previousCents, 4 decimals. */
+            velocity24h?: number;
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of RecentItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        RecentItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description The day it entered the catalog. */
+            addedAt?: components["schemas"]["Timestamp"];
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of DiscoverSet as `fields` sends it (the fields asked for that the item has). */
+        DiscoverSetSelection: {
+            game?: components["schemas"]["Game"];
+            code?: string;
+            name?: string;
+            series?: string | null;
+            releasedAt?: components["schemas"]["Timestamp"] | null;
+            cardCount?: number;
+            /** @description Cards of the set with a price. */
+            pricedCount?: number;
+        };
+        /** @description An item of DiscoverUser as `fields` sends it (the fields asked for that the item has). */
+        DiscoverUserSelection: {
+            handle?: string;
+            displayName?: string | null;
+            joinedAt?: components["schemas"]["Timestamp"];
+            publicBinders?: number;
+            /** @description Entries in their public binders. */
+            items?: number;
+        };
+        /** @description An item of DiscoverBinder as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        DiscoverBinderSelection: {
+            id?: string;
+            name?: string;
+            owner?: {
+                handle: string;
+                displayName: string | null;
+            };
+            itemCount?: number;
+            updatedAt?: components["schemas"]["Timestamp"];
+            /** @description The first 4 entries that are in the catalog. */
+            preview?: components["schemas"]["Summary"][];
+        };
+        /** @description An item of DiscoverActivity as `fields` sends it (the fields asked for that the item has). */
+        DiscoverActivitySelection: {
+            date?: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            type?: "binder_add" | "wishlist_add" | "pull" | "price_alert";
+            /** @description Events of this type that day; null under 5, so nobody can be singled out. */
+            count?: number | null;
+        };
+        /** @description An item of SparklineItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SparklineItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description How many users watch it. */
+            watchers?: number;
+            /** @description The day of points[0]. */
+            from?: components["schemas"]["Timestamp"];
+            /** @description 30 daily USD prices ending at priceDate, null for a day without a price. */
+            points?: (number | null)[];
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of SearchItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SearchItemSelection: {
+            entity?: "card" | "figure" | "set";
+            id?: string;
+            game?: components["schemas"]["Game"] | null;
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            kind?: "card" | "figure" | "set";
+            /**
+             * @description The relevance tier that found the item (docs/search.md).
+             * @enum {string}
+             */
+            match?: "exact" | "nameStart" | "nameWords" | "nameStartPrefix" | "namePrefix" | "anyField";
+            series?: {
+                id: string;
+                name: string | null;
+            } | (string | null);
+            code?: string;
+            releasedAt?: components["schemas"]["Timestamp"] | null;
+            cardCount?: number;
         };
         /** @description Audit rows of a key, newest first. */
         AuditEnvelope: {
