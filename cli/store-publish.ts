@@ -16,6 +16,7 @@ import { readStoreCurrent } from '../snapshots/store/publish-pointer.js';
 import type { StoreProgress } from '../snapshots/store/publish-progress.js';
 import { pruneStore } from '../snapshots/store/publish-prune.js';
 import { publishToStore } from '../snapshots/store/publish-to-store.js';
+import type { Retention } from '../snapshots/store/retention.js';
 
 /** Snapshots the working root keeps: the one the next incremental compile needs, and the one before. */
 export const WORK_ROOT_KEEP = 2;
@@ -55,8 +56,8 @@ export interface PublishAndPruneOptions {
   from: string;
   snapshotId: string;
   store: BlobStore;
-  /** Prune the store after the publish, keeping this many complete snapshots; null skips the prune. */
-  keep: number | null;
+  /** Prune the store after the publish, keeping what this retention keeps (retention.ts); null skips the prune. */
+  keep: Retention | null;
   progress: StoreProgress;
   io: CliIO;
   /** Called when the publish, then the prune, succeeded, with its summary (the compile's JSON log ends each phase with it). */
@@ -74,7 +75,7 @@ export async function publishAndPrune(o: PublishAndPruneOptions): Promise<void> 
       `(${formatBytes(p.bytes / secs)}/s) -> ${o.store.location}${CURRENT_JSON}`,
   ];
   if (o.keep !== null) {
-    const r = await pruneStore(o.store, { keep: o.keep, progress: o.progress });
+    const r = await pruneStore(o.store, { ...o.keep, progress: o.progress });
     o.finished?.('prune finished', { kept: r.kept, removed: r.removed, inProgress: r.inProgress, packsDeleted: r.packs.deleted, packsKept: r.packs.kept, bytesFreed: r.packs.bytesFreed });
     lines.push(
       `pruned ${o.store.location}: ${count(r.removed.length, 'snapshot')} removed${r.removed.length ? ` (${r.removed.join(', ')})` : ''}, ` +

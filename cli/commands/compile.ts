@@ -1,6 +1,6 @@
 /**
  * `catalog compile --source <dir|url> --out <root|s3://bucket/prefix> [--work <folder>] [--keep N]
- * [--max-rejects N] [--workers N] [--sign-key <file>]`. With an `s3://` --out the compile runs in a
+ * [--keep-daily D] [--max-rejects N] [--workers N] [--sign-key <file>]`. With an `s3://` --out the compile runs in a
  * local working root (--work, default under the OS cache folder: publish-work-root.ts) that is first
  * made to hold the store's current snapshot, then the new snapshot is published to the store and the
  * store pruned to --keep (cli/store-publish.ts).
@@ -28,11 +28,12 @@ export function registerCompile(program: Command, io: CliIO): void {
     .requiredOption('--out <root>', 'snapshot root (holds snapshot folders and the current pointer): a folder, or s3://bucket/prefix (settings from AWS_*)')
     .option('--work <folder>', 'with an s3:// --out: the local working root the compile writes into before publishing (default: <cache>/catalog/work/<bucket>-<hash>)')
     .option('--keep <n>', 'complete snapshots to keep, current included (in the store, with an s3:// --out)', '3')
+    .option('--keep-daily <d>', 'also keep the newest snapshot of each of the last D UTC days (counted from the newest snapshot\'s day)', '0')
     .option('--max-rejects <n>', 'bad source records that may be skipped and listed instead of failing', '0')
     .option('--workers <n>', 'render threads besides the main thread, which reads and writes (default: cores - 1, at least 1)')
     .option('--sign-key <file>', 'Ed25519 private key (PEM, from `catalog signing init`) that signs the manifest')
-    .action(async (opts: { source: string; out: string; work?: string; keep: string; maxRejects: string; workers?: string; signKey?: string }) => {
-      const keep = parseIntOption('--keep', opts.keep, 1);
+    .action(async (opts: { source: string; out: string; work?: string; keep: string; keepDaily: string; maxRejects: string; workers?: string; signKey?: string }) => {
+      const keep = { keep: parseIntOption('--keep', opts.keep, 1), keepDaily: parseIntOption('--keep-daily', opts.keepDaily, 0) };
       const where = parseStoreLocation(opts.out, '--out');
       if (where.kind === 'folder' && opts.work !== undefined) throw new CatalogError('usage', '--work is for an s3:// --out; a folder --out is the working root itself', { option: 'work' });
       const work = where.kind === 's3' ? (opts.work ?? defaultWorkRoot(where, io.env)) : opts.out;
@@ -51,7 +52,7 @@ export function registerCompile(program: Command, io: CliIO): void {
         const s = await compileSnapshot({
           source: opts.source,
           out: work,
-          keep: store === null ? keep : WORK_ROOT_KEEP,
+          ...(store === null ? keep : { keep: WORK_ROOT_KEEP }),
           maxRejects: parseIntOption('--max-rejects', opts.maxRejects, 0),
           workers: opts.workers === undefined ? undefined : parseIntOption('--workers', opts.workers, 0),
           progress,

@@ -105,7 +105,7 @@ export function registerMirror(program: Command, io: CliIO): void {
         } else {
           io.stdout.write(`${summaryLine(s)} in ${formatDuration(s.durationMs)} -> ${work}/current${s.previousId ? ` (was ${s.previousId})` : ''}\n`);
         }
-        if (store !== null) await publishAndPrune({ from: work, snapshotId: s.snapshotId, store, keep, progress, io });
+        if (store !== null) await publishAndPrune({ from: work, snapshotId: s.snapshotId, store, keep: { keep }, progress, io });
       } finally {
         progress.finish();
         await store?.close();

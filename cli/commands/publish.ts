@@ -1,5 +1,5 @@
 /**
- * `catalog publish --from <root> --to s3://bucket/prefix [--snapshot <id>] [--keep N]`: publishes a
+ * `catalog publish --from <root> --to s3://bucket/prefix [--snapshot <id>] [--keep N [--keep-daily D]]`: publishes a
  * packed snapshot compiled into a local root (its current one by default) to an object store, in the
  * order that keeps it atomic (snapshots/store/publish-to-store.ts), then prunes the store when --keep
  * is given. What `catalog compile --out s3://…` does after its compile, on its own.
@@ -18,6 +18,7 @@ interface PublishFlags {
   to: string;
   snapshot?: string;
   keep?: string;
+  keepDaily?: string;
 }
 
 export function registerPublish(program: Command, io: CliIO): void {
@@ -28,11 +29,13 @@ export function registerPublish(program: Command, io: CliIO): void {
     .requiredOption('--to <s3://bucket/prefix>', 'the object store (settings from AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_S3_FORCE_PATH_STYLE)')
     .option('--snapshot <id>', 'the snapshot to publish (default: the current one of --from)')
     .option('--keep <n>', 'then prune the store to this many complete snapshots, current included (default: no prune)')
+    .option('--keep-daily <d>', 'with --keep: also keep the newest snapshot of each of the last D UTC days')
     .action(async (flags: PublishFlags) => {
       if (parseStoreLocation(flags.to, '--to').kind !== 's3') {
         throw new CatalogError('usage', `--to must be s3://bucket/prefix (got ${flags.to}); to publish into a folder, compile with --out <folder>`, { option: 'to' });
       }
-      const keep = flags.keep === undefined ? null : parseIntOption('--keep', flags.keep, 1);
+      if (flags.keepDaily !== undefined && flags.keep === undefined) throw new CatalogError('usage', '--keep-daily needs --keep (without --keep the store is not pruned)', { option: 'keep-daily' });
+      const keep = flags.keep === undefined ? null : { keep: parseIntOption('--keep', flags.keep, 1), keepDaily: parseIntOption('--keep-daily', flags.keepDaily ?? '0', 0) };
       if (flags.snapshot !== undefined && !isSnapshotId(flags.snapshot)) {
         throw new CatalogError('usage', `--snapshot: ${JSON.stringify(flags.snapshot)} is not a snapshot id (as in 20261122T020000Z-1a2b3c4d)`, { option: 'snapshot' });
       }

@@ -40,6 +40,7 @@ import { createRunner } from './runner.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
+import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -48,6 +49,8 @@ export interface CompileOptions {
   out: string;
   /** Complete snapshots to keep, current included (default 3). */
   keep?: number;
+  /** Also keep the newest snapshot of each of this many UTC days (default 0; snapshots/store/retention.ts). */
+  keepDaily?: number;
   /** Bad source records that may be skipped (default 0: any bad record fails the compile). */
   maxRejects?: number;
   /** Render worker threads (default: one per core but one, at least 1; 0 renders on the main thread). */
@@ -78,7 +81,7 @@ export type { PriceSummaries } from './entity-phase.js';
 
 /** The checked options every phase reads. */
 interface Settings {
-  keep: number;
+  keep: Required<Retention>;
   maxRejects: number;
   workers: number;
   threads: ThreadMode;
@@ -87,13 +90,12 @@ interface Settings {
   started: number;
 }
 
-function checkOptions(o: CompileOptions): { keep: number; maxRejects: number; workers: number } {
-  const keep = o.keep ?? 3;
+function checkOptions(o: CompileOptions): { keep: Required<Retention>; maxRejects: number; workers: number } {
+  const keep = retentionOf({ keep: o.keep ?? 3, keepDaily: o.keepDaily ?? 0 });
   const maxRejects = o.maxRejects ?? 0;
   // The main thread parses the source and creates every file; one render worker per remaining core
   // keeps both busy. More threads than cores made file creation several times slower (docs/benchmarks.md).
   const workers = o.workers ?? Math.max(1, availableParallelism() - 1);
-  if (!Number.isInteger(keep) || keep < 1) throw new CatalogError('usage', '--keep must be an integer of 1 or more');
   if (!Number.isInteger(maxRejects) || maxRejects < 0) throw new CatalogError('usage', '--max-rejects must be an integer of 0 or more');
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new CatalogError('usage', '--workers must be an integer from 0 to 64');
   return { keep, maxRejects, workers };

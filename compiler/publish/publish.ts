@@ -18,6 +18,7 @@ import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { hashFile } from '../../snapshots/store/verify-folder.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { writeManifestFile } from './signed-manifest.js';
+import type { Retention } from '../../snapshots/store/retention.js';
 
 export interface PublishInput {
   root: string;
@@ -25,7 +26,8 @@ export interface PublishInput {
   /** The header without `files` (hashed here, once every file exists). */
   header: ManifestHeader;
   changes: ChangeEntry[];
-  keep: number;
+  /** What the prune after the switch keeps (snapshots/store/retention.ts). */
+  keep: number | Retention;
   /** Ed25519 key that signs the manifest (manifest.ndjson.sig); unsigned when absent. */
   signKey?: KeyObject | null;
 }

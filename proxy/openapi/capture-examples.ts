@@ -26,7 +26,7 @@ import { KEY_PATTERN } from '../keys/format.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
 import { signManifest, type ManifestSignature } from '../../snapshots/signature.js';
-import { createdAtOf } from '../routes/snapshot.js';
+import { createdAtOf } from '../snapshot-files/snapshot-list.js';
 import { exampleSigningKeys } from './example-signing-key.js';
 import { NOT_READY_EXAMPLE } from './routes-snapshot.js';
 import { EXAMPLE_CATALOG, type CapturedExample, type OpenApiExamples } from './examples.js';
@@ -138,6 +138,8 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.getSnapshotChanges = expect(await h.call('GET', `/v1/snapshot/changes?since=${previous}`, partner), 200);
     operations.getPublicKey = expect(await h.call('GET', '/v1/snapshot/public-key', partner), 200);
     operations.listBulkFiles = expect(await h.call('GET', '/v1/bulk', partner), 200);
+    operations.listSnapshots = expect(await h.call('GET', '/v1/snapshots', partner), 200);
+    operations.getSnapshotFeed = expect(await h.call('GET', '/v1/snapshot/feed', partner), 200);
     operations.getDocs = expect(await h.call('GET', '/docs'), 200);
     operations.getHealth = expect(await h.call('GET', '/healthz'), 200);
     operations.getReady = expect(await h.call('GET', '/readyz'), 200);
@@ -176,15 +178,17 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
 }
 
 /**
- * Replaces the ids of both snapshots, the current one's creation time and the manifest hash,
- * wherever they occur (see the header comment). The previous snapshot's creation time appears
- * nowhere, and may equal the current one's when both compiles ran within a second.
+ * Replaces the ids and creation times of both snapshots and the manifest hash, wherever they occur
+ * (see the header comment).
  */
 function pinSnapshot(examples: OpenApiExamples, snapshotId: string, previousId: string, manifestSha256: string): OpenApiExamples {
+  // The previous snapshot's creation time is in the snapshot list and the feed; when both compiles
+  // ran within one second it is the current one's, and shows as that.
   const text = JSON.stringify(examples)
+    .replaceAll(createdAtOf(snapshotId), createdAtOf(EXAMPLE_SNAPSHOT_ID))
+    .replaceAll(createdAtOf(previousId), createdAtOf(EXAMPLE_PREVIOUS_SNAPSHOT_ID))
     .replaceAll(snapshotId, EXAMPLE_SNAPSHOT_ID)
     .replaceAll(previousId, EXAMPLE_PREVIOUS_SNAPSHOT_ID)
-    .replaceAll(createdAtOf(snapshotId), createdAtOf(EXAMPLE_SNAPSHOT_ID))
     .replaceAll(manifestSha256, EXAMPLE_MANIFEST_SHA256);
   return JSON.parse(text) as OpenApiExamples;
 }

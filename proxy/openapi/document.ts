@@ -18,7 +18,7 @@ import { parameterComponents } from './parameters.js';
 import { responseComponents } from './responses.js';
 import { partnerRoutes } from '../route-table/table.js';
 import type { Route } from '../route-table/route.js';
-import { readEnvelopeSchema } from './route-spec.js';
+import { readEnvelopeSchema, selectionSchemas } from './route-spec.js';
 import { adminSchemasWithEnvelope } from './routes-admin.js';
 import { documentTable } from '../route-table/document-table.js';
 import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths } from './routes-snapshot.js';
@@ -74,6 +74,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
   const examples = structuredClone(committed);
   const envelopes: Record<string, Schema> = {};
   for (const route of readRoutes(table)) envelopes[route.envelope] = readEnvelopeSchema(route);
+  Object.assign(envelopes, selectionSchemas(readRoutes(table)));
   const paths = tablePaths([...table, ...documentTable()], examples);
   Object.assign(paths, healthPaths(examples));
   addCurlSamples(paths, examples);

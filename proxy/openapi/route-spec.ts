@@ -88,6 +88,10 @@ export interface ReadRoute {
   example: string;
   /** A request answered 404 from the example catalog; absent when the route cannot be 404. */
   notFound?: string;
+  /** Takes `snapshot=<id>` (an as-of read), so it can be 410 `gone`. */
+  asOf: boolean;
+  /** Takes `fields` and `view` (serve-object/selection.ts): the item fields it can select, and whether `view=ids` applies. */
+  select?: { item: string; fields: readonly string[]; ids: boolean; properties: Map<string, Schema[]> };
 }
 
 export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey: [] }];
@@ -95,7 +99,33 @@ export const PARTNER_SECURITY = [{ apiKey: [] }, { session: [] }, { internalKey:
 export const PUBLIC_SECURITY = [{}, ...PARTNER_SECURITY];
 
 export function readEnvelopeSchema(route: ReadRoute): Schema {
-  return envelopeSchema(route.kind, route.data, route.list, `The ${route.list ? 'list page' : 'document'} of ${route.path}.`);
+  return envelopeSchema(route.kind, selectedItem(route), route.list, `The ${route.list ? 'list page' : 'document'} of ${route.path}.`);
+}
+
+/**
+ * A list item as `fields` or `view=ids` may send it, besides the whole item: `<Item>Selection`, an
+ * object with some of the item's properties, typed as in the item, none required
+ * (selectionSchemas). Both shapes are objects with the same property names, so a generated client
+ * reads `item.id` or `item.name` on either.
+ */
+function selectedItem(route: ReadRoute): Schema {
+  if (route.select === undefined) return route.data;
+  return { anyOf: [route.data, { $ref: `#/components/schemas/${route.select.item}Selection` }] };
+}
+
+/** The `<Item>Selection` component of every item schema the read routes select from. */
+export function selectionSchemas(routes: readonly ReadRoute[]): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const r of routes) {
+    if (r.select === undefined) continue;
+    const properties: Record<string, Schema> = {};
+    for (const [name, schemas] of r.select.properties) properties[name] = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
+    out[`${r.select.item}Selection`] = {
+      type: 'object', additionalProperties: false, properties,
+      description: `An item of ${r.select.item} as \`fields\` sends it (the fields asked for that the item has)${r.select.ids ? ', or as `view=ids` sends it (`id` alone)' : ''}.`,
+    };
+  }
+  return out;
 }
 
 export function readOperation(route: ReadRoute, examples: OpenApiExamples): Schema {
@@ -113,6 +143,6 @@ export function readOperation(route: ReadRoute, examples: OpenApiExamples): Sche
       ['Content-Encoding', ...(route.list ? ['Link'] : []), ...RATE_HEADERS],
     ),
     more: { 304: responseRef(304) },
-    errors: [400, 401, ...(route.notFound ? [404 as const] : []), 405, 429, 500, 503],
+    errors: [400, 401, ...(route.notFound ? [404 as const] : []), 405, ...(route.asOf ? [410 as const] : []), 429, 500, 503],
   }, examples);
 }

@@ -41,12 +41,12 @@ export function download(op: Omit<CustomOperation, 'status' | 'headers' | 'more'
 }
 
 /** A small body built per request: 200 and 304. `Vary` in `required`: the body is negotiated, so it may be gzip. */
-export function small(op: Omit<CustomOperation, 'status' | 'headers' | 'more' | 'security'>, required: string[]): CustomOperation {
+export function small(op: Omit<CustomOperation, 'status' | 'headers' | 'more' | 'security'>, required: string[], optional: string[] = []): CustomOperation {
   return {
     ...op,
     security: PARTNER_SECURITY,
     status: 200,
-    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control', ...required], [...(required.includes('Vary') ? ['Content-Encoding'] : []), ...RATE_HEADERS]),
+    headers: headerSet(['X-Request-Id', 'ETag', 'Cache-Control', ...required], [...(required.includes('Vary') ? ['Content-Encoding'] : []), ...optional, ...RATE_HEADERS]),
     more: { 304: responseRef('file304') },
   };
 }

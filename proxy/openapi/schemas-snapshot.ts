@@ -38,6 +38,16 @@ export function snapshotSchemas(): Record<string, Schema> {
       publicKeyFingerprint: nullable(fingerprint('Fingerprint of the key `GET /v1/snapshot/public-key` publishes; null when the server publishes none.')),
       bulk: arrayOf(closed(bulkFields)),
     }, 'A snapshot: what a mirror reads first.'),
+    KeptSnapshot: closed({
+      snapshotId: snapshotId('A kept snapshot: `snapshot=<this>` reads any catalog route as of it.'),
+      createdAt: timestamp('When it was compiled.'),
+      asOf: nullable(timestamp('The day its data is true for.')),
+      previous: nullable(snapshotId('The snapshot it was compiled incrementally against (it may be pruned since).')),
+      objects: int('Stored objects (documents) in it.'),
+      counts: closed({ cards: nullable(int()), figures: nullable(int()), sets: nullable(int()), oracle: nullable(int()) }, 'Entities, from the bulk files (null when the snapshot has none).'),
+      changes: closed({ new: int(), changed: int(), unchanged: int(), removed: int() }, 'Objects against `previous`.'),
+      url: { type: 'string', pattern: `^/v1/snapshot\\?snapshot=${SNAPSHOT_ID}$`, description: 'Its metadata (`GET /v1/snapshot` pinned to it).' },
+    }, 'A kept snapshot.'),
     BulkFiles: closed({
       snapshotId: snapshotId(),
       files: arrayOf(closed({ ...bulkFields, contentType: { type: 'string', const: 'application/gzip' } })),
@@ -76,5 +86,6 @@ export function snapshotSchemasWithEnvelope(): Record<string, Schema> {
     SnapshotEnvelope: envelopeSchema('snapshot', ref('Snapshot'), false, 'The snapshot of /v1/snapshot.'),
     BulkFilesEnvelope: envelopeSchema('bulkFiles', ref('BulkFiles'), false, 'The bulk files of /v1/bulk.'),
     SnapshotChangesEnvelope: envelopeSchema('snapshotChanges', ref('SnapshotChanges'), false, 'The changes of /v1/snapshot/changes.'),
+    SnapshotsEnvelope: envelopeSchema('snapshots', ref('KeptSnapshot'), true, 'A page of the kept snapshots of /v1/snapshots.'),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { DocumentedParam } from '../route-table/param.js';
 import { parameterRef } from '../route-table/param.js';
-import { Page, limitParam } from '../route-table/params.js';
+import { Fields, Page, Snapshot, View, limitParam } from '../route-table/params.js';
+import { hasIds, itemFields, itemProperties } from '../serve-object/selection.js';
 import type { ReadDoc, Route } from '../route-table/route.js';
 import type { OpenApiExamples } from './examples.js';
 import { customOperation, readOperation, type ReadRoute } from './route-spec.js';
@@ -19,21 +20,37 @@ export function documentedParams(route: Route, without: string | null = null): D
 
 const envelopeOf = (kind: string) => `${kind[0].toUpperCase()}${kind.slice(1)}Envelope`;
 
-function readRoute(path: string, doc: ReadDoc, parameters: Schema[], list: boolean): ReadRoute {
-  return { path, ...doc, parameters, list, envelope: envelopeOf(doc.kind) };
+function readRoute(route: Route, path: string, doc: ReadDoc, params: DocumentedParam[]): ReadRoute {
+  const asOf = Object.values(route.params).includes(Snapshot);
+  const item = String(doc.data.$ref).split('/').pop()!;
+  const select = route.params.fields === Fields ? { item, fields: itemFields(item), ids: hasIds(item), properties: itemProperties(item) } : undefined;
+  const parameters = params.map((p) => (select === undefined ? parameterRef(p) : selectionParam(p, select)));
+  return { path, ...doc, parameters, list: route.paging !== undefined, asOf, select, envelope: envelopeOf(doc.kind) };
+}
+
+/**
+ * `fields` and `view` written out per list, with the names its items have and `ids` only where they
+ * have an id, so a request the document allows is one the route takes.
+ */
+function selectionParam(p: DocumentedParam, select: { fields: readonly string[]; ids: boolean }): Schema {
+  if (p === Fields) {
+    const names = select.fields.join('|');
+    return { ...Fields.doc, description: `${Fields.doc.description} This list's: ${select.fields.map((f) => `\`${f}\``).join(', ')}.`, schema: { type: 'string', pattern: `^(${names})(,(${names}))*$`, examples: [select.fields.slice(0, 2).join(',')] } };
+  }
+  if (p === View) return { ...View.doc, schema: { type: 'string', enum: select.ids ? ['full', 'ids'] : ['full'], default: 'full' } };
+  return parameterRef(p);
 }
 
 /** The catalog reads of a table, one per documented path (the discover route is one per feed). */
 export function readRoutes(table: readonly Route[]): ReadRoute[] {
   return table.flatMap((route) => {
-    const list = route.paging !== undefined;
     if ('each' in route.doc) {
       const { each, read } = route.doc;
-      const parameters = documentedParams(route, each).map(parameterRef);
+      const parameters = documentedParams(route, each);
       const name = route.params[each].name;
-      return Object.entries(read).map(([value, doc]) => readRoute(route.path.replace(`{${name}}`, value), doc, parameters, list));
+      return Object.entries(read).map(([value, doc]) => readRoute(route, route.path.replace(`{${name}}`, value), doc, parameters));
     }
-    if ('read' in route.doc) return [readRoute(route.path, route.doc.read, documentedParams(route).map(parameterRef), list)];
+    if ('read' in route.doc) return [readRoute(route, route.path, route.doc.read, documentedParams(route))];
     return [];
   });
 }

@@ -7,25 +7,34 @@
 import { cardKey, figureKey, oracleKey, pullStatsKey, showcaseKey, summaryKey } from '../../snapshots/keys.js';
 import { ref } from '../openapi/schema-kit.js';
 import type { Params } from './param.js';
-import { ArtistSlug, Feed, Game, GameFilter, Handle, Id, Range, SearchQuery, SetCode } from './params.js';
+import { ArtistSlug, Feed, Fields, Game, GameFilter, Handle, Id, Range, SearchQuery, SetCode, Snapshot, View } from './params.js';
 import { route, type ReadDoc, type Route } from './route.js';
+import { checkSelection } from '../serve-object/selection.js';
 
 const ENTITIES = 'Cards, figures and sets';
 const FEEDS = 'Feeds';
 const SHOWCASE = 'Public showcase';
 
 /**
- * A list route's parameters: its own, then those every list route takes (none yet), then `page` and
- * `limit` with this default limit. A parameter for every list goes into the spread here.
+ * A list route's parameters: its own, then those every list route takes (`fields`, `view`: field
+ * selection, serve-object/selection.ts), then `page` and `limit` with this default limit. A
+ * parameter for every list goes into the spread here.
  */
-function list<P extends Params>(own: P, defaultLimit: number): { params: P; paging: number } {
-  return { params: { ...own }, paging: defaultLimit };
+function list<P extends Params>(own: P, defaultLimit: number): { params: P & { fields: typeof Fields; view: typeof View }; paging: number } {
+  return { params: { ...own, fields: Fields, view: View }, paging: defaultLimit };
 }
 
 const feed = (name: string, kind: ReadDoc['kind'], item: string, summary: string, description: string): ReadDoc => ({
   operationId: `getDiscover${name[0].toUpperCase()}${name.slice(1)}`,
   tag: FEEDS, summary, description, access: 'partner', kind, data: ref(item), example: `/v1/discover/${name}?limit=2`,
 });
+
+/**
+ * Every catalog read takes `snapshot=<id>` (issue 20, as-of reads), after its own parameters: the
+ * registration pins that kept snapshot (register.ts), so the answer is the stored one, its ETag
+ * the one it had when that snapshot was current.
+ */
+const asOf = (r: Route): Route => ({ ...r, params: { ...r.params, snapshot: Snapshot } });
 
 export function catalogTable(): Route[] {
   return [
@@ -132,7 +141,7 @@ export function catalogTable(): Route[] {
     }),
     route({
       path: '/v1/search', ...list({ q: SearchQuery }, 20),
-      answer: { handler: (c, { values, page }, deps) => deps.search(c, values.q, page!) },
+      answer: { handler: (c, { values, page }, deps) => deps.search(c, values.q, page!, checkSelection('SearchItem', values.fields, values.view)) },
       doc: { read: {
         operationId: 'search', tag: 'Search', summary: 'Full-text search over cards, figures and sets',
         description: 'Words and word prefixes, diacritics folded, ranked by relevance tier then popularity; `total` counts up to 1,000 matches. Answered from the snapshot\'s index: the ETag is the SHA-256 of the JSON body. See docs/search.md.',
@@ -149,7 +158,7 @@ export function catalogTable(): Route[] {
       } },
     }),
     route({
-      path: '/v1/u/{handle}/binders', ...list({ handle: Handle }, 100),
+      path: '/v1/u/{handle}/binders', params: { handle: Handle }, paging: 100,
       answer: { list: ({ handle }) => ({ kind: 'showcaseBinders', handle }), what: 'showcase' },
       doc: { read: {
         operationId: 'listShowcaseBinders', tag: SHOWCASE, summary: 'A user\'s public binders with their entries',
@@ -157,5 +166,5 @@ export function catalogTable(): Route[] {
         access: 'public', kind: 'showcaseBinders', data: ref('ShowcaseBinder'), example: '/v1/u/cosmictiger-x/binders', notFound: '/v1/u/nobody-here/binders',
       } },
     }),
-  ];
+  ].map(asOf);
 }

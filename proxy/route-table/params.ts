@@ -17,6 +17,7 @@ import { isKeyId } from '../keys/format.js';
 import { parseInstant, parseTenant } from '../keys/validate.js';
 import { instantSchema, tenantSchema } from '../openapi/schemas-admin.js';
 import { pathParam, queryParam, type DocumentedParam } from './param.js';
+import { VIEWS, parseFields } from '../serve-object/selection.js';
 
 export const DEFAULT_RANGE = '30d';
 
@@ -81,9 +82,25 @@ export const SearchQuery = queryParam({
 /** Checked when the route pins its snapshot (it may be 410 `gone` then); here only its form. */
 export const Snapshot = queryParam({
   component: 'Snapshot', name: 'snapshot',
-  description: 'Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`.',
+  description: 'Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`.',
   schema: { type: 'string', pattern: `^${SNAPSHOT_ID}$` },
   check: (raw) => (raw === undefined || raw === null ? undefined : requireSnapshotId(raw, 'snapshot')),
+});
+
+/** Checked here for form; against the list's item fields by the answer (serve-object/selection.ts). */
+/** No component: each list's operation states it with the names its items have (openapi/table-paths.ts). */
+export const Fields = queryParam({
+  name: 'fields',
+  description: `Only these fields of each item, comma-separated (\`fields=id,name,marketCents\`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's \`number\`) leaves it out. The answer has its own ETag; the names each list takes are in its operation.`,
+  schema: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9]*(,[A-Za-z][A-Za-z0-9]*)*$', examples: ['id,name,marketCents'] },
+  check: (raw) => (raw === undefined || raw === null ? undefined : parseFields(raw)),
+});
+
+export const View = queryParam({
+  name: 'view',
+  description: '`ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag.',
+  schema: { type: 'string', enum: [...VIEWS], default: 'full' },
+  check: (raw) => (raw === undefined || raw === null ? 'full' : requireOneOf(raw, VIEWS, 'view')),
 });
 
 export const SinceSnapshot = queryParam({

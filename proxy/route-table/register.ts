@@ -15,7 +15,9 @@ import { familyOf } from '../gate/families.js';
 import { requireInternal } from '../gate/internal.js';
 import { readJsonObject } from '../http/json-body.js';
 import type { Param } from './param.js';
-import type { Route, RouteDeps, RouteRequest } from './route.js';
+import { Fields, Snapshot, View } from './params.js';
+import { checkSelection, type Selection, type View as ViewName } from '../serve-object/selection.js';
+import type { ReadDoc, Route, RouteDeps, RouteRequest } from './route.js';
 
 const PAGING_NAMES = ['page', 'limit'];
 
@@ -70,6 +72,10 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
   const answer = answerOf(route, deps);
   const checkQuery = route.query !== 'ignored';
   const body = route.body;
+  // A route that declares `snapshot` reads that kept snapshot (an as-of read): pinned here, before
+  // the answer, so every read of the request (document, list page, search index, snapshot file)
+  // comes from it, with its X-Snapshot-Id; 410 `gone` once it is pruned.
+  const asOf = params.find(([, p]) => p === Snapshot)?.[0] ?? null;
 
   router.on((route.method ?? 'get').toUpperCase(), pattern, async (c) => {
     c.set('routePattern', pattern);
@@ -84,15 +90,28 @@ function registerRoute(router: Hono<ProxyEnv>, route: Route, deps: RouteDeps): v
     // The audit row names the concrete route: API.md lists the discover feeds as separate routes.
     if (each !== null) c.set('routePattern', pattern.replace(`:${route.params[each].name}`, String(values[each])));
     const page = route.paging === undefined ? null : parseListParams(query, route.paging);
+    if (asOf !== null && values[asOf] !== undefined) await deps.serve.pinAt(c, values[asOf] as string);
     return answer(c, { values, page, body: body === undefined ? null : await readJsonObject(c, body.fields, body.optional === true) });
   });
 }
+/**
+ * A list route that declares `fields` and `view` answers with the selection they make, checked
+ * against the item schema its document names (per feed for the discover route).
+ */
+function selectionOf(route: Route): (values: Record<string, unknown>) => Selection | null {
+  if (route.params.fields !== Fields || route.params.view !== View) return () => null;
+  const doc = route.doc;
+  const schemaOf = (values: Record<string, unknown>): ReadDoc => ('each' in doc ? doc.read[String(values[doc.each])] : (doc as { read: ReadDoc }).read);
+  return (values) => checkSelection(String(schemaOf(values).data.$ref).split('/').pop()!, values.fields as string[] | undefined, values.view as ViewName);
+}
+
 function answerOf(route: Route, deps: RouteDeps): (c: Context<ProxyEnv>, request: RouteRequest<Route['params']>) => Promise<Response> | Response {
   const a = route.answer;
   if ('document' in a) return (c, { values }) => deps.serve.document(c, a.document(values), a.what);
   if ('list' in a) {
     if (route.paging === undefined) throw new Error(`route ${route.path} answers a list but declares no paging`);
-    return (c, { values, page }) => deps.serve.list(c, a.list(values), page!, a.what);
+    const selection = selectionOf(route);
+    return (c, { values, page }) => deps.serve.list(c, a.list(values), page!, a.what, selection(values));
   }
   return (c, request) => a.handler(c, request, deps);
 }

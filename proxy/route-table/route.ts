@@ -20,6 +20,8 @@ import type { Schema } from '../openapi/schema-kit.js';
 import type { SearchQuery } from '../search/query.js';
 import type { ObjectServer } from '../serve-object/object-server.js';
 import type { SnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import type { SnapshotList } from '../snapshot-files/snapshot-list.js';
+import type { Selection } from '../serve-object/selection.js';
 import type { AuditReader } from '../audit/reader.js';
 import type { KeyStore } from '../keys/store.js';
 import type { Params, Values } from './param.js';
@@ -35,8 +37,10 @@ export interface AdminDeps {
 export interface RouteDeps {
   serve: ObjectServer;
   files: SnapshotFiles;
+  /** The kept snapshots, for GET /v1/snapshots and the Atom feed. */
+  snapshots: SnapshotList;
   /** Answers a search from the snapshot's index (routes/search.ts). */
-  search: (c: Context<ProxyEnv>, query: SearchQuery, page: ListParams) => Promise<Response>;
+  search: (c: Context<ProxyEnv>, query: SearchQuery, page: ListParams, selection: Selection | null) => Promise<Response>;
   /** The public key published at /v1/snapshot/public-key, or null. */
   publicKey: { pem: string; fingerprint: string } | null;
   /** Absent where no key store is wired (a test's bare router): the admin routes then fail as `internal`. */

@@ -5,6 +5,7 @@
  */
 import { answerBulkFile, answerBulkList } from '../routes/bulk.js';
 import { answerSnapshot } from '../routes/snapshot.js';
+import { answerSnapshotFeed, answerSnapshotList } from '../routes/snapshot-list.js';
 import { answerChanges } from '../routes/snapshot-changes.js';
 import { answerManifest, answerSignature } from '../routes/snapshot-manifest.js';
 import { answerObject } from '../routes/snapshot-objects.js';
@@ -24,6 +25,26 @@ export function snapshotTable(): Route[] {
         operationId: 'getSnapshot', summary: 'The current snapshot',
         description: `Its id, creation time, previous snapshot, counts, the manifest's size, SHA-256 and whether it is signed, the fingerprint of the published public key, and the bulk files. A mirror starts here and pins the id with \`snapshot=\` for the rest of its sync (docs/mirroring.md). ${HEAD}`,
         parameters, body: ref('SnapshotEnvelope'), statusDescription: 'An envelope of kind `snapshot`.', errors: PINNED,
+      }, ['Vary', 'X-Snapshot-Id']) },
+    }),
+    route({
+      path: '/v1/snapshots', params: {}, paging: 20,
+      answer: { handler: (c, { page }, deps) => answerSnapshotList(c, deps.snapshots, page!) },
+      doc: { tag: SNAPSHOT_TAG, operation: (parameters) => small({
+        operationId: 'listSnapshots', summary: 'The kept snapshots',
+        description: `Every snapshot the server still keeps, newest first, a page at a time: id, creation time, previous snapshot, entity counts and object changes against the previous snapshot, and the URL of its metadata. Any catalog route reads one of them as of its time with \`snapshot=<id>\` until it is pruned (then 410); which ones are kept is the operator's retention (\`catalog compile --keep N --keep-daily D\`: the newest N plus one a day for D days). ${HEAD}`,
+        parameters, body: ref('SnapshotsEnvelope'), statusDescription: 'An envelope of kind `snapshots` with a page block.', errors: [400, 401, 405, 429, 500, 503],
+      }, ['Vary', 'X-Snapshot-Id'], ['Link']) },
+    }),
+    route({
+      path: '/v1/snapshot/feed', params: {},
+      answer: { handler: (c, _request, deps) => answerSnapshotFeed(c, deps.snapshots) },
+      doc: { tag: SNAPSHOT_TAG, operation: () => small({
+        operationId: 'getSnapshotFeed', summary: 'An Atom feed of the kept snapshots',
+        description: `Atom (RFC 4287), one entry per kept snapshot, newest first: its id, creation time, entity and change counts (in \`summary\` as text, in \`content\` as the JSON of \`GET /v1/snapshots\`), a link to \`/v1/snapshot?snapshot=<id>\` and one to \`/v1/snapshot/changes\` against the snapshot it was compiled against (or the next older kept one). Poll it with \`If-None-Match\`: it is 304 until a publish or a prune changes it. Links are relative to the feed's URL. ${HEAD}`,
+        mediaType: 'application/atom+xml',
+        body: { type: 'string', contentMediaType: 'application/atom+xml', description: 'An Atom feed document.' },
+        errors: [400, 401, 405, 429, 500, 503],
       }, ['Vary', 'X-Snapshot-Id']) },
     }),
     route({

@@ -16,6 +16,7 @@ import type { ObjectCache } from '../serve-object/object-cache.js';
 import type { ServedObject } from '../serve-object/object-loader.js';
 import { createObjectServer } from '../serve-object/object-server.js';
 import { createSnapshotFiles } from '../snapshot-files/snapshot-files.js';
+import { createSnapshotList } from '../snapshot-files/snapshot-list.js';
 import { createDocumentAnswer } from './openapi.js';
 import { createSearchAnswer } from './search.js';
 import { publishedKey } from './snapshot-public-key.js';
@@ -40,6 +41,7 @@ export function createRouteDeps(options: RouteDepsOptions): RouteDeps {
   return {
     serve,
     files: createSnapshotFiles({ serve, snapshots: options.snapshots }),
+    snapshots: createSnapshotList({ snapshots: options.snapshots, current: (c) => serve.pin(c) }),
     search: createSearchAnswer({ snapshot: (c) => serve.pin(c), indexes: options.searchIndexes }),
     publicKey: publishedKey(options.publicKey),
     admin: options.admin,

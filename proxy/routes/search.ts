@@ -11,6 +11,7 @@ import { linkHeader, type ListParams } from '../http/params.js';
 import { respondNegotiated } from '../http/respond-negotiated.js';
 import { JSON_CONTENT_TYPE, READ_CACHE_CONTROL } from '../serve-object/respond-object.js';
 import type { SearchQuery } from '../search/query.js';
+import { selectEnvelope, type Selection } from '../serve-object/selection.js';
 import { planSearch } from '../search/plan.js';
 import { MAX_COUNTED, type SearchHit } from '../search/search-index.js';
 import { createSearchIndexCache, type SearchIndexCache } from '../search/index-cache.js';
@@ -33,10 +34,10 @@ function toItem(hit: SearchHit): Record<string, unknown> {
 }
 
 /** The answer of the search route (route-table/catalog-table.ts), whose `q`, `page` and `limit` are checked already. */
-export function createSearchAnswer(deps: SearchRouteDeps): (c: Context<ProxyEnv>, query: SearchQuery, list: ListParams) => Promise<Response> {
+export function createSearchAnswer(deps: SearchRouteDeps): (c: Context<ProxyEnv>, query: SearchQuery, list: ListParams, selection?: Selection | null) => Promise<Response> {
   const indexes = deps.indexes ?? createSearchIndexCache();
 
-  return async (c, query, list) => {
+  return async (c, query, list, selection = null) => {
     const { page, limit } = list;
     // The query's own warnings first, then those of page and limit.
     const warnings = [...query.warnings, ...list.warnings];
@@ -47,7 +48,9 @@ export function createSearchAnswer(deps: SearchRouteDeps): (c: Context<ProxyEnv>
     const result = index.search(planSearch(query), page, limit);
     if (result.capped) warnings.push(`total capped at ${MAX_COUNTED}`);
 
-    const body = stableJson(envelope('search', index.asOf, result.hits.map(toItem), pageInfo(page, limit, result.total), warnings));
+    const full = envelope('search', index.asOf, result.hits.map(toItem), pageInfo(page, limit, result.total), warnings);
+    // A selection is applied to the items built per request anyway: no cache needed (the ETag is the body's hash).
+    const body = stableJson(selection === null ? full : selectEnvelope(selection, full));
     const headers: Record<string, string> = { 'X-Snapshot-Id': reader.id, 'Cache-Control': READ_CACHE_CONTROL, 'Content-Type': JSON_CONTENT_TYPE };
     const link = linkHeader(c.req.url, page, limit, result.total);
     if (link !== null) headers.Link = link;

@@ -16,15 +16,29 @@ import { createObjectCache, type ObjectCache } from './object-cache.js';
 import { createObjectLoader, type ObjectLoader, type ServedObject } from './object-loader.js';
 import { loadListView } from './list-view.js';
 import { respondObject } from './respond-object.js';
+import { selectEnvelope, selectionKey, type Selection } from './selection.js';
+import { decodeDocument, encodeDocument } from '../../snapshots/codec.js';
+import type { Envelope } from '../../snapshots/envelope.js';
 import { createSnapshotPointer } from './snapshot-pointer.js';
 
 export interface ObjectServer {
   /** The snapshot this request reads, resolved once and then kept; 503 before the first publish. */
   pin(c: Context<ProxyEnv>): Promise<SnapshotReader>;
+  /**
+   * Pins the kept snapshot `snapshotId` for this request (an as-of read, `?snapshot=<id>`: every
+   * later `pin` of the request returns it), or the current one when undefined; 410 `gone` when it is
+   * no longer kept. The id is checked already (route-table/params.ts).
+   */
+  pinAt(c: Context<ProxyEnv>, snapshotId: string | undefined): Promise<SnapshotReader>;
+  /** A kept snapshot by id (`snapshot`, `since`), or 410 `gone` naming `parameter`. */
+  kept(id: string, parameter: string): Promise<SnapshotReader>;
   /** Answers with the object at `key` of the pinned snapshot; 404 naming `what` when it is absent. */
   document(c: Context<ProxyEnv>, key: string, what: string): Promise<Response>;
-  /** Answers with one page of a list (sliced from the stored pages when needed), with a Link header. */
-  list(c: Context<ProxyEnv>, family: ListFamily, params: ListParams, what: string): Promise<Response>;
+  /**
+   * Answers with one page of a list (sliced from the stored pages when needed), with a Link header;
+   * with a selection (`fields`, `view=ids`), only those fields of each item (selection.ts).
+   */
+  list(c: Context<ProxyEnv>, family: ListFamily, params: ListParams, what: string, selection?: Selection | null): Promise<Response>;
   readonly loader: ObjectLoader;
 }
 
@@ -35,6 +49,20 @@ export interface ObjectServerOptions {
   cache?: ObjectCache<ServedObject>;
   /** How long a resolved `current` pointer is re-used (default 250 ms). */
   pointerTtlMs?: number;
+}
+
+/**
+ * The page with only the selected fields, built once from the page the full answer sends and kept
+ * in the same byte-bounded cache (keyed by that page and the selection), so a repeated selection
+ * costs what a stored page costs and memory stays within the cache budget. Its ETag is the SHA-256
+ * of its own gzip bytes, deterministic like every encoded document: stable for the same page and selection.
+ */
+function selectedView(loader: ObjectLoader, page: ServedObject & { total: number }, selection: Selection): ServedObject {
+  const key = `${page.cacheKey}\u0000${selectionKey(selection)}`;
+  const hit = loader.lookup(key);
+  if (hit) return hit;
+  const doc = decodeDocument<Envelope<unknown[]>>(page.gzip);
+  return loader.remember(key, encodeDocument(selectEnvelope(selection, doc)), page.total);
 }
 
 export function createObjectServer(options: ObjectServerOptions): ObjectServer {
@@ -53,19 +81,38 @@ export function createObjectServer(options: ObjectServerOptions): ObjectServer {
     return reader;
   };
 
+  const kept = async (id: string, parameter: string): Promise<SnapshotReader> => {
+    const reader = await options.snapshots.open(id);
+    if (reader === null) {
+      throw new CatalogError('gone', `snapshot ${id} is no longer kept (${parameter}); start again from GET /v1/snapshot`, { parameter });
+    }
+    return reader;
+  };
+
   return {
     pin,
+    kept,
+    async pinAt(c, snapshotId) {
+      if (snapshotId === undefined) return pin(c);
+      const held = pinned.get(c.req.raw);
+      if (held?.id === snapshotId) return held;
+      const reader = await kept(snapshotId, 'snapshot');
+      pinned.set(c.req.raw, reader);
+      c.set('snapshotId', reader.id);
+      return reader;
+    },
     async document(c, key, what) {
       const reader = await pin(c);
       const obj = await loader.load(reader, key);
       if (obj === null) throw new CatalogError('not_found', `no ${what} at ${c.req.path}`);
       return respondObject(c, loader, obj);
     },
-    async list(c, family, params, what) {
+    async list(c, family, params, what, selection = null) {
       const reader = await pin(c);
       const obj = await loadListView(loader, reader, family, params);
       if (obj === null) throw new CatalogError('not_found', `no ${what} at ${c.req.path}`);
-      return respondObject(c, loader, obj, { link: linkHeader(c.req.url, params.page, params.limit, obj.total) });
+      const sent = selection === null ? obj : selectedView(loader, obj, selection);
+      return respondObject(c, loader, sent, { link: linkHeader(c.req.url, params.page, params.limit, obj.total) });
     },
     loader,
   };

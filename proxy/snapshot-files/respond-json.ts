@@ -16,6 +16,6 @@ export function respondBody(c: Context<ProxyEnv>, body: string, contentType: str
   return respondNegotiated(c, body, 200, headers, { etag: true });
 }
 
-export function respondJson(c: Context<ProxyEnv>, value: unknown): Promise<Response> {
-  return respondBody(c, JSON.stringify(value), JSON_CONTENT_TYPE);
+export function respondJson(c: Context<ProxyEnv>, value: unknown, extra: Record<string, string> = {}): Promise<Response> {
+  return respondBody(c, JSON.stringify(value), JSON_CONTENT_TYPE, extra);
 }

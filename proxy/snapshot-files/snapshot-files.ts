@@ -68,21 +68,8 @@ async function hashAndHeader(file: SnapshotFile): Promise<{ sha256: string; head
 export function createSnapshotFiles(deps: { serve: ObjectServer; snapshots: SnapshotSource }): SnapshotFiles {
   const facts = new Map<string, Promise<ManifestFacts>>();
 
-  const kept = async (id: string, parameter: string): Promise<SnapshotReader> => {
-    const reader = await deps.snapshots.open(id);
-    if (reader === null) {
-      throw new CatalogError('gone', `snapshot ${id} is no longer kept (${parameter}); start again from GET /v1/snapshot`, { parameter });
-    }
-    return reader;
-  };
-
   return {
-    async pin(c, snapshotId) {
-      if (snapshotId === undefined) return deps.serve.pin(c);
-      const reader = await kept(snapshotId, 'snapshot');
-      c.set('snapshotId', reader.id);
-      return reader;
-    },
+    pin: (c, snapshotId) => deps.serve.pinAt(c, snapshotId),
     async manifest(reader) {
       const file = await reader.file(MANIFEST_FILE);
       if (file === null) throw new CatalogError('internal', 'a published snapshot has no manifest', { snapshotId: reader.id });
@@ -101,6 +88,6 @@ export function createSnapshotFiles(deps: { serve: ObjectServer; snapshots: Snap
       }
       return p;
     },
-    kept,
+    kept: (id, parameter) => deps.serve.kept(id, parameter),
   };
 }

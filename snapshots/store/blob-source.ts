@@ -45,7 +45,8 @@ import { createByteLru } from './byte-lru.js';
 import { makeDirs } from './make-dirs.js';
 import { indexEntries, openIndexFile } from './packed-fs.js';
 import { CURRENT_JSON, isSnapshotId } from './pointer.js';
-import type { SnapshotFile, SnapshotReader, SnapshotSource } from './types.js';
+import type { KeptSnapshot, SnapshotFile, SnapshotReader, SnapshotSource } from './types.js';
+import { parsePackedManifest } from './publish-contents.js';
 
 export const DEFAULT_POLL_MS = 5_000;
 export const DEFAULT_BLOB_CACHE_BYTES = 32 * 1024 * 1024;
@@ -124,6 +125,26 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
   let pointerFailure: { at: number; err: unknown } | null = null;
   let objectGets = 0;
   let pointerReads = 0;
+  let listed: { at: number; ids: Promise<KeptSnapshot[]> } | null = null;
+
+  /** Complete snapshots (those with a manifest), oldest first; a header is one GET of a one-line manifest. */
+  const listKept = async (): Promise<KeptSnapshot[]> => {
+    const ids: string[] = [];
+    for await (const item of store.list('')) {
+      const slash = item.key.indexOf('/');
+      const id = item.key.slice(0, slash);
+      if (slash > 0 && item.key === `${id}/${MANIFEST_FILE}` && isSnapshotId(id)) ids.push(id);
+    }
+    return ids.sort().map((id) => ({
+      id,
+      header: async () => {
+        const key = `${id}/${MANIFEST_FILE}`;
+        const bytes = await store.get(key);
+        if (bytes === null) throw new CatalogError('gone', `snapshot ${id} was pruned while it was read`);
+        return parsePackedManifest(bytes, `${store.location}${key}`);
+      },
+    }));
+  };
 
   const readPointer = async (): Promise<string | null> => {
     pointerReads++;
@@ -376,6 +397,18 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
       }
       await prepareOnce(id);
       return readerOf(id);
+    },
+    list() {
+      // One listing of the store per pollMs at most (a LIST is a billed request, and the feed may
+      // be polled often); a failure is not remembered.
+      if (listed !== null && now() - listed.at < pollMs) return listed.ids;
+      const ids = listKept();
+      const entry = { at: now(), ids };
+      listed = entry;
+      ids.catch(() => {
+        if (listed === entry) listed = null;
+      });
+      return ids;
     },
     stats: () => ({
       objectCacheBytes: objects.bytes,

@@ -19,6 +19,7 @@ import { makeDirs, makeDirsSync } from './make-dirs.js';
 import { createPackedSnapshots, type PackedSnapshots } from './packed-fs.js';
 import { isPackHash } from '../packs/pack-reader.js';
 import { PACK_SUFFIX, packFileName } from '../packs/pack-writer.js';
+import { retainedSnapshots, type Retention } from './retention.js';
 
 /**
  * A snapshot folder of either layout: packed (an object index beside the search index, objects in
@@ -137,6 +138,9 @@ export function createFsSnapshotSource(root: string): SnapshotSource {
       if (!isSnapshotId(id) || !existsSync(join(root, id, MANIFEST_FILE))) return null;
       return readerOf(id);
     },
+    async list() {
+      return (await listSnapshots(root)).filter((s) => s.complete).map(({ id }) => ({ id, header: () => readManifestHeader(join(root, id, MANIFEST_FILE)) }));
+    },
     async close() {
       packed.close();
     },
@@ -202,14 +206,15 @@ export async function listSnapshots(root: string): Promise<{ id: string; complet
 }
 
 /**
- * Removes all but the newest `keep` complete snapshots (never the current one) and every incomplete
- * one but `except`, then collects the packs no remaining snapshot references (collectPacks).
+ * Removes the complete snapshots `retention` does not keep (the newest `keep`, plus the newest of each
+ * of the last `keepDaily` days: retention.ts; never the current one) and every incomplete one but
+ * `except`, then collects the packs no remaining snapshot references (collectPacks).
  */
-export async function pruneSnapshots(root: string, keep: number, except: string[] = []): Promise<string[]> {
+export async function pruneSnapshots(root: string, retention: number | Retention, except: string[] = []): Promise<string[]> {
   const current = await readCurrentId(root);
   const all = await listSnapshots(root);
   const complete = all.filter((s) => s.complete).map((s) => s.id);
-  const keepSet = new Set([...complete.slice(-Math.max(1, keep)), ...except, ...(current ? [current] : [])]);
+  const keepSet = new Set([...retainedSnapshots(complete, retention), ...except, ...(current ? [current] : [])]);
   const removed: string[] = [];
   for (const s of all) {
     if (keepSet.has(s.id)) continue;

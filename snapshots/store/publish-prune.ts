@@ -1,6 +1,6 @@
 /**
- * Prune on an object store as garbage collection: keep the newest `keep` complete snapshots and the
- * current one, delete the other snapshots' keys (the manifest first, so a prune killed half-way leaves
+ * Prune on an object store as garbage collection: keep the complete snapshots the retention keeps
+ * (the newest `keep` plus the newest of each of the last `keepDaily` days, retention.ts) and the current one, delete the other snapshots' keys (the manifest first, so a prune killed half-way leaves
  * a snapshot that reads as incomplete, never one that claims objects it lost), then delete every pack
  * no kept manifest references. Its cost is one listing of the root (packs plus a dozen files per
  * snapshot), a GET of each kept manifest (one line each) and a DELETE per removed key: it grows with
@@ -25,10 +25,9 @@ import { isSnapshotId } from './pointer.js';
 import { manifestKey, PACK_KEY, parsePackedManifest, signatureKey, snapshotContents } from './publish-contents.js';
 import { readStoreCurrent } from './publish-pointer.js';
 import { silentStoreProgress, type StoreProgress } from './publish-progress.js';
+import { retainedSnapshots, retentionOf, type Retention } from './retention.js';
 
-export interface PruneStoreOptions {
-  /** Complete snapshots to keep, current included (at least 1). */
-  keep: number;
+export interface PruneStoreOptions extends Retention {
   progress?: StoreProgress;
   /** DELETEs at once (default 8). */
   concurrency?: number;
@@ -45,7 +44,8 @@ export interface PruneStoreSummary {
 }
 
 export async function pruneStore(store: BlobStore, options: PruneStoreOptions): Promise<PruneStoreSummary> {
-  if (!Number.isSafeInteger(options.keep) || options.keep < 1) throw new CatalogError('usage', `--keep must be a whole number >= 1, got ${options.keep}`, { option: 'keep' });
+  // Checked before the store is listed: a bad option costs no request.
+  retentionOf(options);
   const progress = options.progress ?? silentStoreProgress;
   const limit = pLimit(options.concurrency ?? 8);
   const current = await readStoreCurrent(store);
@@ -63,7 +63,7 @@ export async function pruneStore(store: BlobStore, options: PruneStoreOptions): 
 
   const ids = [...snapshots.keys()].sort();
   const complete = ids.filter((id) => snapshots.get(id)!.includes(manifestKey(id)));
-  const keep = new Set([...complete.slice(-options.keep), ...(current ? [current] : [])]);
+  const keep = new Set([...retainedSnapshots(complete, options), ...(current ? [current] : [])]);
   const inProgress = ids.filter((id) => !complete.includes(id) && (current === null || id > current));
   const doomed = ids.filter((id) => !keep.has(id) && !inProgress.includes(id));
 

@@ -1,3 +1,5 @@
+import type { ManifestHeader } from '../manifest.js';
+
 /**
  * The store interface both halves share. The read side resolves the `current` pointer once per
  * request and hands back an immutable snapshot, so a request in flight finishes on the snapshot it
@@ -44,7 +46,18 @@ export interface SnapshotSource {
   current(): Promise<SnapshotReader | null>;
   /** A kept, complete snapshot by id (older than current included), or null when it is not kept. */
   open(id: string): Promise<SnapshotReader | null>;
+  /**
+   * Every kept, complete snapshot, oldest first, with a reader of its manifest header that does not
+   * open the snapshot (on an object store, opening fetches its indexes): GET /v1/snapshots and the
+   * Atom feed. Optional: a source that cannot list answers with its current snapshot alone.
+   */
+  list?(): Promise<KeptSnapshot[]>;
   close?(): Promise<void>;
+}
+
+export interface KeptSnapshot {
+  id: string;
+  header(): Promise<ManifestHeader>;
 }
 
 export interface SnapshotWriter {

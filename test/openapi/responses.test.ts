@@ -142,6 +142,8 @@ describe('catalog read routes answer as the document says', () => {
       await expectStatus(401, main, 'GET', example, route.access === 'public' ? { Authorization: 'Bearer not-a-key' } : {});
       if (route.notFound) await expectStatus(404, main, 'GET', route.notFound, partner);
       await expectStatus(405, main, 'POST', example, partner);
+      // An as-of read of a snapshot that is not kept (issue 20).
+      if (route.asOf) await expectStatus(410, main, 'GET', withParam('snapshot', '20200101T000000Z-00000000'), partner);
       await expectStatus(429, main, 'GET', example, exhausted);
       await expectStatus(500, failing, 'GET', example, internal);
       await expectStatus(503, empty, 'GET', example, internal);
@@ -249,6 +251,20 @@ describe('snapshot, bulk and mirror routes answer as the document says', () => {
     expect(pinned.data.manifest.signed).toBe(true);
     await expectStatus(400, main, 'GET', '/v1/snapshot?snapshot=yesterday', partner);
     await pinnedErrors('/v1/snapshot');
+  });
+
+  it('listSnapshots and getSnapshotFeed: 200, HEAD, 304, a second page, and every documented error', async () => {
+    for (const url of ['/v1/snapshots', '/v1/snapshot/feed']) {
+      await reads(url);
+      await expectStatus(400, main, 'GET', withQuery(url, 'bogus=1'), partner);
+      await expectStatus(401, main, 'GET', url);
+      await expectStatus(405, main, 'POST', url, partner);
+      await expectStatus(429, main, 'GET', url, exhausted);
+      await expectStatus(500, failing, 'GET', url, internal);
+      await expectStatus(503, empty, 'GET', url, internal);
+    }
+    const second = await (await expectStatus(200, main, 'GET', '/v1/snapshots?limit=1&page=2', partner)).json();
+    expect(second.data.map((s: { snapshotId: string }) => s.snapshotId)).toEqual([signedId]);
   });
 
   it('getSnapshotManifest: 200, 206, 304, 416 and every documented error', async () => {

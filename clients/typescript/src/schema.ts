@@ -420,6 +420,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kept snapshots
+         * @description Every snapshot the server still keeps, newest first, a page at a time: id, creation time, previous snapshot, entity counts and object changes against the previous snapshot, and the URL of its metadata. Any catalog route reads one of them as of its time with `snapshot=<id>` until it is pruned (then 410); which ones are kept is the operator's retention (`catalog compile --keep N --keep-daily D`: the newest N plus one a day for D days). Also answers HEAD (the same headers, no body).
+         */
+        get: operations["listSnapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/snapshot/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Atom feed of the kept snapshots
+         * @description Atom (RFC 4287), one entry per kept snapshot, newest first: its id, creation time, entity and change counts (in `summary` as text, in `content` as the JSON of `GET /v1/snapshots`), a link to `/v1/snapshot?snapshot=<id>` and one to `/v1/snapshot/changes` against the snapshot it was compiled against (or the next older kept one). Poll it with `If-None-Match`: it is 304 until a publish or a prune changes it. Links are relative to the feed's URL. Also answers HEAD (the same headers, no body).
+         */
+        get: operations["getSnapshotFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/snapshot/manifest": {
         parameters: {
             query?: never;
@@ -1511,6 +1551,34 @@ export interface components {
                 sha256: string;
             }[];
         };
+        /** @description A kept snapshot. */
+        KeptSnapshot: {
+            /** @description A kept snapshot: `snapshot=<this>` reads any catalog route as of it. */
+            snapshotId: string;
+            /** @description When it was compiled. */
+            createdAt: components["schemas"]["Timestamp"];
+            asOf: components["schemas"]["Timestamp"] | null;
+            /** @description The snapshot it was compiled incrementally against (it may be pruned since). */
+            previous: string | null;
+            /** @description Stored objects (documents) in it. */
+            objects: number;
+            /** @description Entities, from the bulk files (null when the snapshot has none). */
+            counts: {
+                cards: number | null;
+                figures: number | null;
+                sets: number | null;
+                oracle: number | null;
+            };
+            /** @description Objects against `previous`. */
+            changes: {
+                new: number;
+                changed: number;
+                unchanged: number;
+                removed: number;
+            };
+            /** @description Its metadata (`GET /v1/snapshot` pinned to it). */
+            url: string;
+        };
         /** @description The bulk files of a snapshot: gzip NDJSON, one record per line. */
         BulkFiles: {
             snapshotId: string;
@@ -1609,7 +1677,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["Summary"][];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1635,7 +1703,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["Summary"][];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1648,7 +1716,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["Summary"][];
+            data: (components["schemas"]["Summary"] | components["schemas"]["SummarySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1687,7 +1755,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["TrendingItem"][];
+            data: (components["schemas"]["TrendingItem"] | components["schemas"]["TrendingItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1700,7 +1768,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["RecentItem"][];
+            data: (components["schemas"]["RecentItem"] | components["schemas"]["RecentItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1713,7 +1781,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["DiscoverSet"][];
+            data: (components["schemas"]["DiscoverSet"] | components["schemas"]["DiscoverSetSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1726,7 +1794,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["DiscoverUser"][];
+            data: (components["schemas"]["DiscoverUser"] | components["schemas"]["DiscoverUserSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1739,7 +1807,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["DiscoverBinder"][];
+            data: (components["schemas"]["DiscoverBinder"] | components["schemas"]["DiscoverBinderSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1752,7 +1820,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["DiscoverActivity"][];
+            data: (components["schemas"]["DiscoverActivity"] | components["schemas"]["DiscoverActivitySelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1765,7 +1833,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["SparklineItem"][];
+            data: (components["schemas"]["SparklineItem"] | components["schemas"]["SparklineItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1778,7 +1846,7 @@ export interface components {
             /** @constant */
             schemaVersion: 1;
             asOf: components["schemas"]["Timestamp"] | null;
-            data: components["schemas"]["SearchItem"][];
+            data: (components["schemas"]["SearchItem"] | components["schemas"]["SearchItemSelection"])[];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
@@ -1807,6 +1875,190 @@ export interface components {
             data: components["schemas"]["ShowcaseBinder"][];
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
+        };
+        /** @description An item of Summary as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SummarySelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of TrendingItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        TrendingItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description Price 24 h before priceDate. */
+            previousCents?: number;
+            /** @description marketCents - previousCents. */
+            changeCents?: number;
+            /** @description changeCents / previousCents, 4 decimals. */
+            velocity24h?: number;
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of RecentItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        RecentItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description The day it entered the catalog. */
+            addedAt?: components["schemas"]["Timestamp"];
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of DiscoverSet as `fields` sends it (the fields asked for that the item has). */
+        DiscoverSetSelection: {
+            game?: components["schemas"]["Game"];
+            code?: string;
+            name?: string;
+            series?: string | null;
+            releasedAt?: components["schemas"]["Timestamp"] | null;
+            cardCount?: number;
+            /** @description Cards of the set with a price. */
+            pricedCount?: number;
+        };
+        /** @description An item of DiscoverUser as `fields` sends it (the fields asked for that the item has). */
+        DiscoverUserSelection: {
+            handle?: string;
+            displayName?: string | null;
+            joinedAt?: components["schemas"]["Timestamp"];
+            publicBinders?: number;
+            /** @description Entries in their public binders. */
+            items?: number;
+        };
+        /** @description An item of DiscoverBinder as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        DiscoverBinderSelection: {
+            id?: string;
+            name?: string;
+            owner?: {
+                handle: string;
+                displayName: string | null;
+            };
+            itemCount?: number;
+            updatedAt?: components["schemas"]["Timestamp"];
+            /** @description The first 4 entries that are in the catalog. */
+            preview?: components["schemas"]["Summary"][];
+        };
+        /** @description An item of DiscoverActivity as `fields` sends it (the fields asked for that the item has). */
+        DiscoverActivitySelection: {
+            date?: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            type?: "binder_add" | "wishlist_add" | "pull" | "price_alert";
+            /** @description Events of this type that day; null under 5, so nobody can be singled out. */
+            count?: number | null;
+        };
+        /** @description An item of SparklineItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SparklineItemSelection: {
+            entity?: "card" | "figure";
+            id?: string;
+            game?: components["schemas"]["Game"];
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            /** @description How many users watch it. */
+            watchers?: number;
+            /** @description The day of points[0]. */
+            from?: components["schemas"]["Timestamp"];
+            /** @description 30 daily USD prices ending at priceDate, null for a day without a price. */
+            points?: (number | null)[];
+            series?: {
+                id: string;
+                name: string | null;
+            };
+        };
+        /** @description An item of SearchItem as `fields` sends it (the fields asked for that the item has), or as `view=ids` sends it (`id` alone). */
+        SearchItemSelection: {
+            entity?: "card" | "figure" | "set";
+            id?: string;
+            game?: components["schemas"]["Game"] | null;
+            name?: string;
+            number?: string;
+            rarity?: (string | null) | ("common" | "uncommon" | "rare" | "ultra" | "secret" | null);
+            set?: {
+                code: string;
+                name: string | null;
+            };
+            artist?: string | null;
+            imageUrl?: string | null;
+            /** @description Last known USD price. */
+            marketCents?: number | null;
+            priceDate?: components["schemas"]["Timestamp"] | null;
+            /** @description True when marketCents comes from a price history generated for a demo (`catalog import --synthetic-prices`), false when observed; null without a price. */
+            priceSynthetic?: boolean | null;
+            kind?: "card" | "figure" | "set";
+            /**
+             * @description The relevance tier that found the item (docs/search.md).
+             * @enum {string}
+             */
+            match?: "exact" | "nameStart" | "nameWords" | "nameStartPrefix" | "namePrefix" | "anyField";
+            series?: {
+                id: string;
+                name: string | null;
+            } | (string | null);
+            code?: string;
+            releasedAt?: components["schemas"]["Timestamp"] | null;
+            cardCount?: number;
         };
         /** @description Audit rows of a key, newest first. */
         AuditEnvelope: {
@@ -1858,6 +2110,19 @@ export interface components {
             asOf: components["schemas"]["Timestamp"] | null;
             data: components["schemas"]["SnapshotChanges"];
             page: null;
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description A page of the kept snapshots of /v1/snapshots. */
+        SnapshotsEnvelope: {
+            /** @constant */
+            apiVersion: "v1";
+            /** @constant */
+            kind: "snapshots";
+            /** @constant */
+            schemaVersion: 1;
+            asOf: components["schemas"]["Timestamp"] | null;
+            data: components["schemas"]["KeptSnapshot"][];
+            page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
     };
@@ -2095,7 +2360,7 @@ export interface components {
         Since: string;
         /** @description Rows before this instant, in the form of `since` (must be after `since`). */
         Until: string;
-        /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+        /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
         Snapshot: string;
         /** @description The snapshot to compare with (a kept one; one no longer kept is 410 `gone`: sync from the whole manifest then). */
         SinceSnapshot: string;
@@ -2162,6 +2427,8 @@ export interface operations {
             query?: {
                 /** @description The price-history range of the card document. */
                 range?: components["parameters"]["Range"];
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
             };
             header?: never;
             path: {
@@ -2195,6 +2462,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2202,7 +2470,10 @@ export interface operations {
     };
     getFigure: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
+            };
             header?: never;
             path: {
                 /** @description An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit; not `.` or `..`. */
@@ -2235,6 +2506,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2243,6 +2515,12 @@ export interface operations {
     listFigureSeries: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `entity`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 100: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2281,6 +2559,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2288,7 +2567,10 @@ export interface operations {
     };
     getOracle: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
+            };
             header?: never;
             path: {
                 /** @description An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit; not `.` or `..`. */
@@ -2321,6 +2603,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2329,6 +2612,12 @@ export interface operations {
     listSet: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `entity`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 100: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2369,6 +2658,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2377,6 +2667,12 @@ export interface operations {
     listArtist: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `entity`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 100: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2415,6 +2711,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2422,7 +2719,10 @@ export interface operations {
     };
     getPullStats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
+            };
             header?: never;
             path: {
                 /** @description An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit; not `.` or `..`. */
@@ -2455,6 +2755,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2462,7 +2763,10 @@ export interface operations {
     };
     getCatalogSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2491,6 +2795,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2501,6 +2806,12 @@ export interface operations {
             query?: {
                 /** @description Only this game; `all` or absent: every game. */
                 game?: components["parameters"]["GameFilter"];
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `changeCents`, `entity`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `previousCents`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`, `velocity24h`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2535,6 +2846,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2545,6 +2857,12 @@ export interface operations {
             query?: {
                 /** @description Only this game; `all` or absent: every game. */
                 game?: components["parameters"]["GameFilter"];
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `addedAt`, `artist`, `entity`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2579,6 +2897,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2587,6 +2906,12 @@ export interface operations {
     getDiscoverSets: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `cardCount`, `code`, `game`, `name`, `pricedCount`, `releasedAt`, `series`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2621,6 +2946,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2629,6 +2955,12 @@ export interface operations {
     getDiscoverUsers: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `displayName`, `handle`, `items`, `joinedAt`, `publicBinders`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2663,6 +2995,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2671,6 +3004,12 @@ export interface operations {
     getDiscoverBinders: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `id`, `itemCount`, `name`, `owner`, `preview`, `updatedAt`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2705,6 +3044,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2713,6 +3053,12 @@ export interface operations {
     getDiscoverActivity: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `count`, `date`, `type`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2747,6 +3093,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2755,6 +3102,12 @@ export interface operations {
     getDiscoverSparklines: {
         parameters: {
             query?: {
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `entity`, `from`, `game`, `id`, `imageUrl`, `marketCents`, `name`, `number`, `points`, `priceDate`, `priceSynthetic`, `rarity`, `series`, `set`, `watchers`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2789,6 +3142,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2799,6 +3153,12 @@ export interface operations {
             query: {
                 /** @description 1-200 characters: an optional prefix `mtg:`, `pokemon:`, `lorcana:`, `onepiece:` or `figures:` (then followed by some text), then free text matched as words and word prefixes (docs/search.md). Nothing in it is query syntax: any other `word:` at the start is searched as text, with a warning. Spaces at its ends are dropped; only spaces is 400. */
                 q: components["parameters"]["SearchQuery"];
+                /** @description Only these fields of each item, comma-separated (`fields=id,name,marketCents`); the envelope and the page block stay. A name the list's items do not have is 400 naming it and listing the valid ones; an item without a selected field (a figure's `number`) leaves it out. The answer has its own ETag; the names each list takes are in its operation. This list's: `artist`, `cardCount`, `code`, `entity`, `game`, `id`, `imageUrl`, `kind`, `marketCents`, `match`, `name`, `number`, `priceDate`, `priceSynthetic`, `rarity`, `releasedAt`, `series`, `set`. */
+                fields?: string;
+                /** @description `ids`: each item is `{"id": …}` alone, the envelope and the page block stay; 400 for a list whose items have no id, or with `fields`. The answer has its own ETag. */
+                view?: "full" | "ids";
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2833,6 +3193,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2840,7 +3201,10 @@ export interface operations {
     };
     getShowcase: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
+            };
             header?: never;
             path: {
                 /** @description The user's public handle. */
@@ -2873,6 +3237,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2881,6 +3246,8 @@ export interface operations {
     listShowcaseBinders: {
         parameters: {
             query?: {
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
+                snapshot?: components["parameters"]["Snapshot"];
                 /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, default 100: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
@@ -2919,6 +3286,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2927,7 +3295,7 @@ export interface operations {
     getSnapshot: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: never;
@@ -2964,10 +3332,88 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listSnapshots: {
+        parameters: {
+            query?: {
+                /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
+                limit?: components["parameters"]["Limit20"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An envelope of kind `snapshots` with a page block. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    /** @description The catalog snapshot that answered. */
+                    "X-Snapshot-Id": string;
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotsEnvelope"];
+                };
+            };
+            304: components["responses"]["FileNotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSnapshotFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    /** @description The catalog snapshot that answered. */
+                    "X-Snapshot-Id": string;
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["FileNotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getSnapshotManifest: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: {
@@ -3032,7 +3478,7 @@ export interface operations {
     getSnapshotSignature: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: {
@@ -3098,7 +3544,7 @@ export interface operations {
             query: {
                 /** @description The snapshot to compare with (a kept one; one no longer kept is 410 `gone`: sync from the whole manifest then). */
                 since: components["parameters"]["SinceSnapshot"];
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: never;
@@ -3172,7 +3618,7 @@ export interface operations {
     getSnapshotObject: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: never;
@@ -3214,7 +3660,7 @@ export interface operations {
     getSnapshotPack: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: {
@@ -3281,7 +3727,7 @@ export interface operations {
     getSnapshotFile: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: {
@@ -3350,7 +3796,7 @@ export interface operations {
     listBulkFiles: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: never;
@@ -3390,7 +3836,7 @@ export interface operations {
     getBulkFile: {
         parameters: {
             query?: {
-                /** @description Read this kept snapshot instead of the current one, so a sync reads one snapshot throughout; one no longer kept is 410 `gone`. */
+                /** @description Read this kept snapshot instead of the current one (an as-of read; a mirror pins one snapshot for its whole sync): the answer, its ETag and X-Snapshot-Id are those it had when that snapshot was current. `GET /v1/snapshots` lists the kept ones; one no longer kept is 410 `gone`. */
                 snapshot?: components["parameters"]["Snapshot"];
             };
             header?: {

@@ -153,6 +153,15 @@ const CALLS: Record<string, () => Promise<void>> = {
     const { file } = await snapshotFacts();
     expect(ok(await api.GET('/v1/snapshot/files/{name}', { params: { path: { name: file } }, parseAs: 'arrayBuffer' })).byteLength).toBeGreaterThan(0);
   },
+  async listSnapshots() {
+    const { snapshot } = await snapshotFacts();
+    const kept = ok(await api.GET('/v1/snapshots', { params: { query: { limit: 1 } } }));
+    expect(kept.data[0].snapshotId).toBe(snapshot.snapshotId);
+  },
+  async getSnapshotFeed() {
+    const { snapshot } = await snapshotFacts();
+    expect(ok(await api.GET('/v1/snapshot/feed', { parseAs: 'text' }))).toContain(`<id>urn:catalog-snapshots:${snapshot.snapshotId}</id>`);
+  },
   async listBulkFiles() {
     expect(ok(await api.GET('/v1/bulk')).data.files.map((f) => f.name)).toContain('cards');
   },

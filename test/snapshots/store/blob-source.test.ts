@@ -165,6 +165,11 @@ suite('packed snapshots served from S3 (Swift)', () => {
       [`/v1/snapshot/changes?since=${first}`],
       [`/v1/snapshot/changes?since=${first}`, { 'accept-encoding': 'gzip' }],
       [`/v1/snapshot/objects/v1/catalog/summary.json.gz?snapshot=${first}`],
+      // As-of reads and the kept snapshots (issue 20): listed from the bucket without fetching the older snapshot's indexes.
+      [`/v1/cards/${card}?snapshot=${first}`, { 'accept-encoding': 'gzip' }],
+      [`/v1/search?q=${word}&snapshot=${first}`],
+      ['/v1/snapshots'],
+      ['/v1/snapshot/feed'],
     ];
     expect((await s3App.request(`/v1/snapshot/packs/${pack}`, { headers: { range: 'bytes=10-4000' } })).status).toBe(206);
     for (const [path, headers] of requests) {

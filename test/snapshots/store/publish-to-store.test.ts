@@ -200,6 +200,21 @@ suite('publishing packed snapshots to S3 (Swift)', () => {
     await store.close();
   }, 120_000);
 
+  it('prune with --keep-daily keeps the newest N plus the newest snapshot of each of the last D days (retention.ts), as the folder prune does', async () => {
+    const days = tempDir('publish-store-days-');
+    const ids = ['20261120T020000Z-000000d1', '20261121T020000Z-000000d2', '20261121T140000Z-000000d3', '20261122T020000Z-000000d4'];
+    const packs = ids.map((_, i) => writeFixturePack(days, `d${i}`, 20));
+    for (const [i, id] of ids.entries()) await writeFixtureSnapshot(days, id, [packs[i]], i === 0 ? undefined : ids[i - 1]);
+    const store = freshStore();
+    for (const id of ids) await publishToStore({ from: days, snapshotId: id, store });
+    const r = await pruneStore(store, { keep: 1, keepDaily: 2 });
+    expect(r.kept).toEqual([ids[2], ids[3]]);
+    expect(r.removed).toEqual([ids[0], ids[1]]);
+    expect(r.packs).toMatchObject({ deleted: 2, kept: 2 });
+    await expect(pruneStore(store, { keep: 1, keepDaily: -1 })).rejects.toThrow(/--keep-daily must be/);
+    await store.close();
+  }, 120_000);
+
   it('a prune killed half-way leaves a snapshot without its manifest (incomplete), which the next prune removes', async () => {
     const base = freshStore();
     for (const n of [1, 2]) await publishToStore({ from: root, snapshotId: fixtureId(n), store: base });
