@@ -17,7 +17,7 @@
  *      the nginx ETag map is written, the folder is renamed next to `current`, and `current` is
  *      switched atomically. Any failure before the switch leaves the previous snapshot serving.
  */
-import { existsSync, linkSync, copyFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runAll } from './run-all.js';

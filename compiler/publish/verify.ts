@@ -11,12 +11,13 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
+import { parseStoreCurrent } from '../../snapshots/store/publish-pointer.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MANIFEST_FILE } from '../../snapshots/keys.js';
 import { MANIFEST_VERSION_PACKS } from '../../snapshots/manifest.js';
 import { parseStoreLocation, type BlobStore } from '../../snapshots/store/blob-store.js';
 import { createFolderBlobStore } from '../../snapshots/store/blob-fs.js';
-import { CURRENT_JSON, isSnapshotId, readCurrentId } from '../../snapshots/store/pointer.js';
+import { CURRENT_JSON, readCurrentId } from '../../snapshots/store/pointer.js';
 import { verifySnapshotFolder } from '../../snapshots/store/verify-folder.js';
 import { verifyPackedSnapshot, type PackedVerifyResult, type VerifyProgress } from '../../snapshots/store/verify-packed.js';
 
@@ -40,14 +41,10 @@ const nothingPublished = (location: string) =>
 async function readStorePointer(store: BlobStore): Promise<string | null> {
   const bytes = await store.get(CURRENT_JSON);
   if (bytes === null) return null;
-  let id: unknown;
-  try {
-    id = (JSON.parse(bytes.toString('utf8')) as { snapshotId?: unknown }).snapshotId;
-  } catch {
-    throw new CatalogError('verify_failed', `${store.location}: ${CURRENT_JSON} is not JSON; it should be {"snapshotId": "..."}`);
-  }
-  if (typeof id !== 'string' || !isSnapshotId(id)) throw new CatalogError('verify_failed', `${store.location}: ${CURRENT_JSON} names no snapshot id (${JSON.stringify(id)})`);
-  return id;
+  const parsed = parseStoreCurrent(bytes);
+  if ('id' in parsed) return parsed.id;
+  if (parsed.problem === 'not_json') throw new CatalogError('verify_failed', `${store.location}: ${CURRENT_JSON} is not JSON; it should be {"snapshotId": "..."}`);
+  throw new CatalogError('verify_failed', `${store.location}: ${CURRENT_JSON} names no snapshot id (${JSON.stringify(parsed.value)})`);
 }
 
 export async function verifySnapshot(location: string, options: VerifyOptions = {}): Promise<VerifyResult> {

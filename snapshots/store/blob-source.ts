@@ -45,6 +45,7 @@ import { createByteLru } from './byte-lru.js';
 import { makeDirs } from './make-dirs.js';
 import { indexEntries, openIndexFile } from './packed-fs.js';
 import { CURRENT_JSON, isSnapshotId } from './pointer.js';
+import { parseStoreCurrent } from './publish-pointer.js';
 import type { KeptSnapshot, SnapshotFile, SnapshotReader, SnapshotSource } from './types.js';
 import { parsePackedManifest } from './publish-contents.js';
 
@@ -150,16 +151,11 @@ export function createBlobSnapshotSource(options: BlobSnapshotSourceOptions): Bl
     pointerReads++;
     const bytes = await store.get(CURRENT_JSON);
     if (bytes === null) return null;
-    let id: unknown;
-    try {
-      id = (JSON.parse(bytes.toString('utf8')) as { snapshotId?: unknown }).snapshotId;
-    } catch {
-      id = undefined;
-    }
-    if (typeof id !== 'string' || !isSnapshotId(id)) {
+    const parsed = parseStoreCurrent(bytes);
+    if ('problem' in parsed) {
       throw new CatalogError('corrupt_object', `${store.location}: ${CURRENT_JSON} does not name a snapshot ({"snapshotId": "<id>"}); publish again`);
     }
-    return id;
+    return parsed.id;
   };
 
   /**

@@ -28,7 +28,7 @@ import { isPackHash } from '../packs/pack-reader.js';
 import { packFileName } from '../packs/pack-writer.js';
 import { checkManifestSignature, type SignatureCheck } from '../signature.js';
 import { sha256Hex } from '../codec.js';
-import { blobChunks, hashBlob } from './blob-chunks.js';
+import { hashBlob } from './blob-chunks.js';
 import { checkKey, type BlobStore } from './blob-store.js';
 import { createPackObjectCheck, type PackedRow } from './verify-pack-objects.js';
 
