@@ -150,27 +150,6 @@ audit_rows() {
   fi
 }
 
-# run_wrk <name> <url> <seconds> <key file or ""> -> $RUN/<name>.wrk (text) and BENCH_RESULT line
-run_wrk() {
-  local name="$1" url="$2" secs="$3" key="$4"
-  wrk -t "$THREADS" -c "$CONNECTIONS" -d "${secs}s" --latency -s "$HERE/cards.lua" "$url" -- "$IDS_FILE" "$key" "$RANGE" \
-    > "$RUN/$name.wrk" 2>&1 || { cat "$RUN/$name.wrk" >&2; die "wrk failed against $url"; }
-  grep -q '^BENCH_RESULT ' "$RUN/$name.wrk" || { cat "$RUN/$name.wrk" >&2; die "no result line from wrk ($name)"; }
-}
-
-# field <name> <key>: a key=value from the BENCH_RESULT line of a run
-field() { sed -n 's/^BENCH_RESULT //p' "$RUN/$1.wrk" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-
-# CPU seconds (user + system) of a process and its direct children, from /proc.
-cpu_seconds() {
-  local pid="$1" ticks=0 p
-  for p in "$pid" $(ps -o pid= --ppid "$pid" 2>/dev/null); do
-    [[ -r "/proc/$p/stat" ]] || continue
-    ticks=$(( ticks + $(awk '{ print $14 + $15 }' "/proc/$p/stat") ))
-  done
-  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
-}
-
 # Reads every document the load asks for, so both servers start from the page cache. This VM gives
 # page cache back to its host within minutes: a run that followed other work once read most
 # documents from the disk and measured both servers at ~340 requests/s (disk-bound, not a server
@@ -247,12 +226,9 @@ fi
 ERR_LOG_LINES="$(grep -c . "$RUN/nginx/error.log" 2>/dev/null || true)"
 
 # ---------------------------------------------------------------- 7. the result
-ms() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; }
-rps() { awk -v n="$(field "$1" requests)" -v us="$(field "$1" duration_us)" 'BEGIN { if (us > 0) printf "%.0f", n / (us / 1e6); else print 0 }'; }
 NGINX_RPS="$(rps nginx)"
 PROXY_RPS="$(rps proxy)"
 NODE_RPS="$(rps node)"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 RATIO_NODE="$(ratio "$PROXY_RPS" "$NODE_RPS")"
 NODE_OF_NGINX="$(ratio "$NODE_RPS" "$NGINX_RPS")"
 RATIO="$(awk -v p="$PROXY_RPS" -v n="$NGINX_RPS" 'BEGIN { if (n > 0) printf "%.3f", p / n; else print "n/a" }')"

@@ -1,9 +1,10 @@
 # The start every benchmark shell script shares: the project root as working folder, its log and
 # failure lines, the command line its result names, the checks of its numeric settings and of
-# dist/; and the function files they use (bench-catalog.sh, bench-run.sh), loaded here. Sourced (not
-# run) by scripts/bench-proxy.sh and scripts/bench-edge-cache.sh.
+# dist/; and the function files they use (bench-catalog.sh, bench-run.sh, bench-wrk.sh), loaded here. Sourced (not
+# run) by scripts/bench-proxy.sh, scripts/bench-fleet-proxy.sh and scripts/bench-edge-cache.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/bench-catalog.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/bench-run.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/bench-wrk.sh"
 
 # bench_preamble <log name>: sets ROOT (the project) and changes to it, so the CLI is bin/catalog.js
 # and results go under .bench/; log() and die() print "<log name>: ..." on stderr (die exits 1);

@@ -41,7 +41,7 @@ pid_of() { [[ -s "$RUN/$1.pid" ]] && cat "$RUN/$1.pid" || true; }
 # alive <name>: the PID launch just recorded still runs. The start loops use it rather than `ours`:
 # a server renaming itself (redis-server) can show a half-written command line for a moment.
 alive() { local pid; pid="$(pid_of "$1")"; [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; }
-cmdline_of() { tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null || true; }
+cmdline_of() { { tr '\0' ' ' < "/proc/$1/cmdline"; } 2>/dev/null || true; }
 
 # launch <name> <command...>: runs it in the background (its output in log/<name>.log) and records
 # its PID before anything else happens, so a start cut short can still be stopped.
