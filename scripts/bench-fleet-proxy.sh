@@ -96,6 +96,7 @@ redis-cli -u "$CATALOG_REDIS_URL" FLUSHALL > /dev/null
 
 HOST_URLS=()
 for n in 1 2 3; do
+  : > "$RUN/fleet-$n.out"
   # The URLs reach the host through its environment, not its command line (the password).
   env -i PATH="$PATH" HOME="${HOME:-/root}" CATALOG_TIER_LIMITS="$LIMITS" \
     CATALOG_STATE_URL="$CATALOG_STATE_URL" CATALOG_REDIS_URL="$CATALOG_REDIS_URL" \

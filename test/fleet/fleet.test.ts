@@ -110,12 +110,18 @@ suite('a fleet of three hosts behind nginx (scripts/fleet.sh)', () => {
     const pids = [1, 2, 3].map((n) => fleet.hostPid(n));
     const load = steadyLoad(targets, key);
     await sleep(800);
+    let stoppedAt: number;
+    let readyz: number[];
     fleet.stopRedis();
-    const stoppedAt = load.seen.length;
-    // Wait until every entry point has refused at least once.
-    await eventually(async () => load.seen.slice(stoppedAt), (s) => targets.every((t) => s.some((x) => x.target === t && x.status === 503)), 10_000);
-    const readyz = await Promise.all(fleet.hosts.map((h) => fetch(`${h}/readyz`).then((r) => r.status)));
-    fleet.startRedis();
+    try {
+      stoppedAt = load.seen.length;
+      // Wait until every entry point has refused at least once.
+      await eventually(async () => load.seen.slice(stoppedAt), (s) => targets.every((t) => s.some((x) => x.target === t && x.status === 503)), 10_000);
+      readyz = await Promise.all(fleet.hosts.map((h) => fetch(`${h}/readyz`).then((r) => r.status)));
+    } finally {
+      // Whatever happened, the next test needs Redis back.
+      fleet.startRedis();
+    }
     const restartedAt = load.seen.length;
     await eventually(async () => load.seen.slice(restartedAt), (s) => fleet.hosts.every((h) => s.some((x) => x.target === h && x.status === 200)), 15_000);
     const seen = await load.stop();
