@@ -15,17 +15,12 @@ import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import { CatalogError } from '../snapshots/errors.js';
+import { fleetAppState, sqliteAppState } from './app-state.js';
 import type { SnapshotSource } from '../snapshots/store/types.js';
-import { createAuditSettle } from './audit/settle.js';
-import { createAuditReader } from './audit/reader.js';
-import { createAuditWriter } from './audit/writer.js';
 import type { ProxyConfig } from './config.js';
 import type { ProxyEnv } from './env.js';
 import { createErrorResponder } from './errors.js';
 import { createGate } from './gate/gate.js';
-import { createKeyStore } from './keys/store.js';
-import { createRateLimiter } from './limits/counter.js';
-import { createLimitStage } from './limits/limit.js';
 import { defaultLogger, type ProxyLogger } from './logger.js';
 import { createHealthRoutes } from './ops/health-routes.js';
 import { createProxyMetrics } from './ops/metrics.js';
@@ -41,12 +36,15 @@ import type { Route } from './route-table/route.js';
 import { partnerRoutes } from './route-table/table.js';
 import { createObjectCache } from './serve-object/object-cache.js';
 import type { ServedObject } from './serve-object/object-loader.js';
-import { createGroupCommit } from './state/group-commit.js';
+import type { FleetState } from './state/fleet/open-fleet.js';
 import type { StateDb } from './state/open.js';
 import type { SearchIndexCache } from './search/index-cache.js';
 
 export interface AppDeps {
-  db: StateDb;
+  /** The embedded SQLite state (the default)… */
+  db?: StateDb;
+  /** … or the fleet state (PostgreSQL + Redis, state/fleet/open-fleet.ts); exactly one of the two. */
+  fleet?: FleetState;
   config: ProxyConfig;
   snapshots: SnapshotSource;
   /** Wall clock in ms (key expiry, rate windows, audit timestamps); Date.now by default. */
@@ -67,11 +65,10 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? defaultLogger();
-  const keys = createKeyStore(deps.db, { clock });
-  const limiter = createRateLimiter(deps.db, { limits: deps.config.tierLimits, clock });
   const errors = createErrorResponder({ realm: deps.config.realm, logger });
-  // One group commit per state connection: counter upserts and audit rows share its transactions.
-  const commits = createGroupCommit(deps.db);
+  const stateOptions = { limits: deps.config.tierLimits, clock };
+  if ((deps.db === undefined) === (deps.fleet === undefined)) throw new CatalogError('internal', 'createApp needs exactly one state: db (SQLite) or fleet');
+  const state = deps.fleet ? fleetAppState(deps.fleet, stateOptions) : sqliteAppState(deps.db!, stateOptions);
   const cache = createObjectCache<ServedObject>({ maxBytes: deps.cacheBytes });
   const metrics = deps.metricsRegistry
     ? createProxyMetrics({ registry: deps.metricsRegistry, snapshots: deps.snapshots, cache, clock })
@@ -81,19 +78,18 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
 
   const app = new Hono<ProxyEnv>();
   app.use('*', createRequestId());
-  app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, db: deps.db, commits, logger, clock })));
+  app.route('/', createHealthRoutes(createReadiness({ snapshots: deps.snapshots, probeState: state.probe, logger })));
   app.use('*', createRequestTelemetry({ logger, metrics }));
   const routeDeps = createRouteDeps({
     snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey,
-    admin: { keys, audit: createAuditReader(deps.db), clock },
+    admin: { keys: state.keys, audit: state.audit, clock },
     document: () => buildOpenApiDocument(committedExamples(), routes),
   });
   app.route('/', tableRouter(documentTable(), routeDeps));
-  const limit = createLimitStage(limiter, clock);
   app.use('*', createRequestPath({
-    gate: createGate({ keys, config: deps.config, clock }),
-    limit,
-    audit: createAuditSettle({ writer: createAuditWriter(deps.db), limit, errors, commits, onWrite: metrics?.auditWrite }),
+    gate: createGate({ keys: state.keys, config: deps.config, clock }),
+    limit: state.limit,
+    audit: state.settle({ errors, onWrite: metrics?.auditWrite }),
     clock,
   }));
   app.route('/', tableRouter(routes, routeDeps));

@@ -1,7 +1,8 @@
 /**
  * The one place that turns an error into an HTTP response (API.md §6): JSON
  * `{"error","message","requestId"}`, status from ERROR_CODES, `Cache-Control: no-store`, plus the
- * headers a code implies (WWW-Authenticate on 401, Allow on 405, Retry-After on 429). Handlers and
+ * headers a code implies (WWW-Authenticate on 401, Allow on 405, Retry-After on 429 and on the
+ * 503s of the state). Handlers and
  * middleware only throw CatalogError; they never build an error body.
  *
  * Operator-side failures (a CatalogError whose status is 500, such as `io`) and unknown exceptions
@@ -16,6 +17,7 @@ import { redactKeys } from './keys/format.js';
 import { negotiated } from './http/respond-negotiated.js';
 import { send, type Answer } from './http/response-headers.js';
 import type { ProxyLogger } from './logger.js';
+import { STATE_UNAVAILABLE_MESSAGE } from './state/state-fault.js';
 
 /** Codes a client may see, and what operator-side codes are shown as. */
 const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
@@ -36,7 +38,7 @@ const PUBLIC_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
 };
 
 /** Details of a CatalogError copied into its log line. */
-const LOGGED_DETAILS = ['key', 'snapshotId', 'sqlite'] as const;
+const LOGGED_DETAILS = ['key', 'snapshotId', 'sqlite', 'server'] as const;
 
 const INTERNAL_MESSAGE = 'The server failed to answer this request; quote the requestId when reporting it.';
 
@@ -76,6 +78,14 @@ export function createErrorResponder(options: { realm: string; logger: ProxyLogg
     if (code === 'state_unavailable') {
       extra['Retry-After'] = '1';
       logFailure(c, 'state file unavailable', err);
+    }
+    // The fleet state (Redis or PostgreSQL, state/fleet/unavailable.ts) could not count or record
+    // the request: refused, never answered unaccounted (issue 18). Retry-After tells well-behaved
+    // clients when to come back (RFC 9110 §10.2.3); the message names no server or address.
+    if (code === 'unavailable' && typeof err.details.server === 'string') {
+      extra['Retry-After'] = String(typeof err.details.retryAfter === 'number' ? err.details.retryAfter : 1);
+      logFailure(c, 'fleet state unavailable', err);
+      return render(c, code, STATE_UNAVAILABLE_MESSAGE, extra);
     }
     // A 503 with a cause is a failure on the server's side (an object store that cannot be read, a
     // search index that cannot be opened), not "nothing published yet": the partner gets the

@@ -35,7 +35,9 @@ export function createRequestPath(stages: RequestPath): MiddlewareHandler<ProxyE
     c.set('arrivedMs', clock());
     c.set('arrivedAt', performance.now());
     c.set('settle', audit);
-    gate.identify(c);
+    // A promise only for a fleet key lookup (gate.ts): the SQLite path stays free of an await here.
+    const identified = gate.identify(c);
+    if (identified !== undefined) await identified;
     limit.admit(c);
     gate.authorize(c);
     await next();

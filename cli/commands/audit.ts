@@ -1,14 +1,16 @@
 /**
- * `catalog audit <keyId>`: a key's audit rows from the proxy's state file, newest first, as a
+ * `catalog audit <keyId>`: a key's audit rows from the proxy's state (the SQLite file, or the
+ * fleet's PostgreSQL after draining the Redis stream: cli/state-access.ts), newest first, as a
  * table or (with --json) one JSON object per line. Only parses options and calls proxy/audit.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
-import { createAuditReader } from '../../proxy/audit/reader.js';
 import { noSuchKey } from '../../proxy/keys/store.js';
 import { parseInstant } from '../../proxy/keys/validate.js';
 import { CatalogError, isCatalogError } from '../../snapshots/errors.js';
-import { formatTable, withStore } from './keys.js';
+import type { StateFlags } from '../../proxy/state/state-location.js';
+import { REDIS_OPTION, STATE_OPTION, withCliState } from '../state-access.js';
+import { formatTable } from './keys.js';
 
 const MAX_LIMIT = 100_000;
 
@@ -16,20 +18,21 @@ export function registerAudit(program: Command, io: CliIO): void {
   program.command('audit')
     .description('print the audit rows of a key, newest first')
     .argument('<keyId>', 'the 8-character key ID')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
+    .option(...REDIS_OPTION)
     .option('--since <time>', 'rows at or after this time (YYYY-MM-DD or ISO timestamp)')
     .option('--until <time>', 'rows before this time (YYYY-MM-DD or ISO timestamp)')
     .option('--limit <n>', 'at most this many rows', '20')
     .option('--json', 'one JSON object per line (NDJSON)')
-    .action((keyId: string, opts: { state: string; since?: string; until?: string; limit: string; json?: boolean }) => {
+    .action(async (keyId: string, opts: StateFlags & { since?: string; until?: string; limit: string; json?: boolean }) => {
       const sinceMs = opts.since === undefined ? null : instant(opts.since, '--since');
       const untilMs = opts.until === undefined ? null : instant(opts.until, '--until');
       if (!/^[0-9]{1,6}$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > MAX_LIMIT) {
         throw new CatalogError('usage', `--limit must be an integer from 1 to ${MAX_LIMIT}`);
       }
-      withStore(opts.state, (keys, state) => {
-        if (keys.get(keyId) === null) throw noSuchKey(keyId, ` in ${opts.state}`);
-        const { rows, total } = createAuditReader(state).list({ keyId, sinceMs, untilMs, offset: 0, limit: Number(opts.limit) });
+      await withCliState(opts, io.env, {}, async ({ keys, audit, where }) => {
+        if ((await keys.get(keyId)) === null) throw noSuchKey(keyId, ` in ${where}`);
+        const { rows, total } = await audit.list({ keyId, sinceMs, untilMs, offset: 0, limit: Number(opts.limit) });
         if (opts.json) {
           for (const row of rows) io.stdout.write(JSON.stringify(row) + '\n');
           return;

@@ -1,46 +1,49 @@
 /**
- * `catalog keys mint|list|revoke|rotate`: key administration on the proxy's state file (created
- * and migrated on first use). A key is printed once, when minted; list never shows keys or hashes.
- * This file only parses options and calls proxy/keys; output goes through the CliIO.
+ * `catalog keys mint|list|revoke|rotate`: key administration on the proxy's state (a SQLite file,
+ * created and migrated on first use, or the fleet's PostgreSQL: cli/state-access.ts). A key is
+ * printed once, when minted; list never shows keys or hashes. This file only parses options and
+ * calls proxy/keys; output goes through the CliIO.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { keyStatus, type MintedKey } from '../../proxy/keys/record.js';
-import { createKeyStore, type KeyStore } from '../../proxy/keys/store.js';
 import { parseExpiry, parseTenant, parseTier } from '../../proxy/keys/validate.js';
-import { openStateDb } from '../../proxy/state/open.js';
+import type { StateFlags } from '../../proxy/state/state-location.js';
 import { CatalogError, isCatalogError } from '../../snapshots/errors.js';
+import { REDIS_OPTION, STATE_OPTION, withCliState } from '../state-access.js';
 
-interface StateOption { state: string }
+type StateOption = StateFlags;
 
 export function registerKeys(program: Command, io: CliIO): void {
   const keys = program.command('keys').description('mint, list, revoke and rotate partner API keys');
 
   keys.command('mint')
     .description('mint a key for a tenant; the key is printed this once')
-    .requiredOption('--state <file>', 'proxy state file (SQLite; created if missing)')
+    .option(...STATE_OPTION)
+    .option(...REDIS_OPTION)
     .requiredOption('--tenant <name>', 'tenant the key belongs to')
     .option('--tier <tier>', 'rate-limit tier: free, standard or enterprise', 'free')
     .option('--expires <date>', 'expiry: YYYY-MM-DD (midnight UTC) or an ISO timestamp')
     .option('--json', 'print one JSON line')
-    .action((opts: StateOption & { tenant: string; tier: string; expires?: string; json?: boolean }) => {
+    .action(async (opts: StateOption & { tenant: string; tier: string; expires?: string; json?: boolean }) => {
       const request = {
         tenant: asUsage(() => parseTenant(opts.tenant, '--tenant')),
         tier: asUsage(() => parseTier(opts.tier, '--tier')),
         expiresAt: opts.expires === undefined ? null : asUsage(() => parseExpiry(opts.expires, Date.now(), '--expires')),
       };
-      withStore(opts.state, (store) => printMinted(io, store.mint(request), opts.json === true));
+      await withCliState(opts, io.env, {}, async ({ keys: store }) => printMinted(io, await store.mint(request), opts.json === true));
     });
 
   keys.command('list')
     .description('list keys (never the keys themselves)')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
+    .option(...REDIS_OPTION)
     .option('--tenant <name>', 'only this tenant\'s keys')
     .option('--json', 'print one JSON line per key')
-    .action((opts: StateOption & { tenant?: string; json?: boolean }) => {
+    .action(async (opts: StateOption & { tenant?: string; json?: boolean }) => {
       const tenant = opts.tenant === undefined ? undefined : asUsage(() => parseTenant(opts.tenant, '--tenant'));
-      withStore(opts.state, (store) => {
-        const records = store.list(tenant === undefined ? {} : { tenant });
+      await withCliState(opts, io.env, {}, async ({ keys: store }) => {
+        const records = await store.list(tenant === undefined ? {} : { tenant });
         if (opts.json) {
           for (const r of records) io.stdout.write(JSON.stringify({ ...r, status: keyStatus(r, Date.now()) }) + '\n');
           return;
@@ -57,13 +60,14 @@ export function registerKeys(program: Command, io: CliIO): void {
     });
 
   keys.command('revoke')
-    .description('revoke a key; every server process refuses it from the next request')
+    .description('revoke a key; every server process refuses it from the next request (fleet: within a second)')
     .argument('<keyId>', 'the 8-character key ID')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
+    .option(...REDIS_OPTION)
     .option('--json', 'print the revoked key\'s record as one JSON line')
-    .action((keyId: string, opts: StateOption & { json?: boolean }) => {
-      withStore(opts.state, (store) => {
-        const record = store.revoke(keyId);
+    .action(async (keyId: string, opts: StateOption & { json?: boolean }) => {
+      await withCliState(opts, io.env, { announces: true }, async ({ keys: store }) => {
+        const record = await store.revoke(keyId);
         io.stdout.write(opts.json ? JSON.stringify(record) + '\n' : `Revoked key ${record.keyId} (tenant ${record.tenant}) at ${record.revokedAt}.\n`);
       });
     });
@@ -71,13 +75,14 @@ export function registerKeys(program: Command, io: CliIO): void {
   keys.command('rotate')
     .description('mint a replacement key (same tenant and tier) and revoke the old one')
     .argument('<keyId>', 'the key ID to replace')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
+    .option(...REDIS_OPTION)
     .option('--expires <date>', 'expiry of the new key: YYYY-MM-DD or an ISO timestamp')
     .option('--json', 'print one JSON line')
-    .action((keyId: string, opts: StateOption & { expires?: string; json?: boolean }) => {
+    .action(async (keyId: string, opts: StateOption & { expires?: string; json?: boolean }) => {
       const expiresAt = opts.expires === undefined ? null : asUsage(() => parseExpiry(opts.expires, Date.now(), '--expires'));
-      withStore(opts.state, (store) => {
-        const { minted, revoked } = store.rotate(keyId, { expiresAt });
+      await withCliState(opts, io.env, { announces: true }, async ({ keys: store }) => {
+        const { minted, revoked } = await store.rotate(keyId, { expiresAt });
         if (opts.json) {
           io.stdout.write(JSON.stringify({ ...minted, replaces: revoked.keyId }) + '\n');
           return;
@@ -99,16 +104,6 @@ function printMinted(io: CliIO, minted: MintedKey, json: boolean): void {
     `  ${minted.key}\n\n` +
     `Key ID ${minted.keyId}. This is the only time the key is shown: only its hash is stored.\n`,
   );
-}
-
-/** Opens the state file for one command and always closes it. */
-export function withStore<T>(file: string, run: (store: KeyStore, state: ReturnType<typeof openStateDb>) => T): T {
-  const state = openStateDb(file);
-  try {
-    return run(createKeyStore(state), state);
-  } finally {
-    state.close();
-  }
 }
 
 /** Validation errors of flags are usage errors on the command line (exit 64), not HTTP 400s. */

@@ -1,5 +1,5 @@
 /**
- * `catalog serve --snapshots <folder | s3://bucket/prefix> --state <file> [--host 127.0.0.1]
+ * `catalog serve --snapshots <folder | s3://bucket/prefix> --state <file | postgres://…> [--redis redis://…] [--host 127.0.0.1]
  * [--port 8080] [--workers N] [--admin-port P [--admin-host 127.0.0.1]] [--snapshot-cache <dir>]
  * [--poll-seconds 5]`: serves the current snapshot behind the key gate until SIGTERM/SIGINT.
  * Prints one stdout line `listening on <url>` once every worker is up (tests and scripts read it;
@@ -18,7 +18,8 @@ export const DEFAULT_PORT = 8080;
 
 interface ServeFlags {
   snapshots: string;
-  state: string;
+  state?: string;
+  redis?: string;
   host: string;
   port: string;
   workers?: string;
@@ -35,7 +36,8 @@ export function registerServe(program: Command, io: CliIO): void {
     .command('serve')
     .description('Serve the current snapshot as the partner API (key auth, rate limits, audit) until SIGTERM.')
     .requiredOption('--snapshots <root>', 'snapshot root holding the `current` pointer: a folder, or s3://bucket/prefix (settings from AWS_*)')
-    .requiredOption('--state <file>', 'SQLite state file (keys, rate counters, audit); created if absent')
+    .option('--state <file|url>', 'state: a SQLite file (keys, rate counters, audit; created if absent), or postgres://… for a fleet of hosts, with --redis (default: CATALOG_STATE_URL)')
+    .option('--redis <url>', 'with a postgres:// state: redis://host:6379 for the rate counters and the audit stream (default: CATALOG_REDIS_URL)')
     .option('--host <host>', 'address to bind', DEFAULT_HOST)
     .option('--port <port>', 'port to bind (0 = any free port)', String(DEFAULT_PORT))
     .option('--workers <n>', 'worker processes (default: one per core)')
@@ -49,7 +51,9 @@ export function registerServe(program: Command, io: CliIO): void {
       const logger = createCliLogger(io, parseLogLevel(io.env));
       const server = await startServer({
         snapshots: flags.snapshots,
-        state: flags.state,
+        // Resolved with the environment here; server-options.ts checks the pair (a fleet needs Redis).
+        state: flags.state ?? io.env.CATALOG_STATE_URL ?? '',
+        redis: flags.redis,
         host: flags.host,
         port: parseIntOption('--port', flags.port, 0, 65535),
         workers: flags.workers === undefined ? defaultWorkers() : parseIntOption('--workers', flags.workers, 1, 256),

@@ -58,7 +58,25 @@ export function startAuditRetention(options: RetentionOptions): { stop(): void; 
     }
   };
   run();
-  const timer = setInterval(run, options.intervalMs ?? 3_600_000);
+  return { stop: everyInterval(run, options.intervalMs), prune: run };
+}
+
+/**
+ * The same timer for a pruner across the network (the fleet's PostgreSQL one,
+ * state/fleet/audit-store.ts): every host runs it, and a DELETE of expired rows is idempotent.
+ */
+export function startAsyncRetention(prune: () => Promise<number>, options: Pick<RetentionOptions, 'intervalMs' | 'onError'>): { stop(): void; prune(): Promise<number> } {
+  const run = () => prune().catch((err: unknown) => {
+    options.onError?.(err);
+    return 0;
+  });
+  void run();
+  return { stop: everyInterval(() => void run(), options.intervalMs), prune: run };
+}
+
+/** An unref'd interval (hourly by default) that never keeps a stopping process alive; returns its stop. */
+function everyInterval(run: () => unknown, intervalMs = 3_600_000): () => void {
+  const timer = setInterval(run, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer), prune: run };
+  return () => clearInterval(timer);
 }

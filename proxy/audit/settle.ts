@@ -14,7 +14,9 @@
  * it uncounted or without its row (fail closed).
  */
 import type { ErrorResponder } from '../errors.js';
-import { presentedKeyOf } from '../gate/gate.js';
+import type { Context } from 'hono';
+import type { ProxyEnv } from '../env.js';
+import { presentedKeyOf, type RejectedKey } from '../gate/gate.js';
 import { dropAnswer, type Answer, type Settle } from '../http/response-headers.js';
 import { redactKeys } from '../keys/format.js';
 import type { RateDecision } from '../limits/counter.js';
@@ -34,6 +36,23 @@ export interface AuditDeps {
   onWrite?: (seconds: number) => void;
 }
 
+/** The audit row of an answer to the key `subject` presented (the fleet's settle builds the same). */
+export function auditEntryOf(c: Context<ProxyEnv>, subject: RejectedKey, answer: Answer): AuditEntry {
+  return {
+    apiKeyId: subject.keyId,
+    tenantName: subject.tenant,
+    route: c.get('routePattern') ?? UNMATCHED_ROUTE,
+    status: answer.status,
+    timestampMs: c.get('arrivedMs'),
+    requestId: c.get('requestId'),
+    // A key pasted into the path is not stored (only its public key ID is).
+    path: redactKeys(c.req.path),
+    bytes: answer.bytes,
+    durationMs: performance.now() - c.get('arrivedAt'),
+    snapshotId: c.get('snapshotId') ?? null,
+  };
+}
+
 export function createAuditSettle(deps: AuditDeps): Settle {
   const { writer, limit, errors, commits, onWrite } = deps;
   return async (c, answer) => {
@@ -42,19 +61,7 @@ export function createAuditSettle(deps: AuditDeps): Settle {
     // The state file already refused this request (its key could not be read): the answer is that
     // 503, and trying the row too would wait out the busy timeout a second time for nothing.
     if (isStateUnavailable(c.error)) return answer;
-    const entry: AuditEntry = {
-      apiKeyId: subject.keyId,
-      tenantName: subject.tenant,
-      route: c.get('routePattern') ?? UNMATCHED_ROUTE,
-      status: answer.status,
-      timestampMs: c.get('arrivedMs'),
-      requestId: c.get('requestId'),
-      // A key pasted into the path is not stored (only its public key ID is).
-      path: redactKeys(c.req.path),
-      bytes: answer.bytes,
-      durationMs: performance.now() - c.get('arrivedAt'),
-      snapshotId: c.get('snapshotId') ?? null,
-    };
+    const entry = auditEntryOf(c, subject, answer);
     const writeStarted = performance.now();
     let sent: Answer = answer;
     // Assigned inside the transaction (the cast keeps TypeScript from narrowing it to null here).

@@ -9,8 +9,8 @@ import type { Context } from 'hono';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyConfig } from '../config.js';
 import type { AuthContext, ProxyEnv } from '../env.js';
-import type { KeyStore } from '../keys/store.js';
-import { createTurnCheck } from '../keys/turn-check.js';
+import type { KeyCheck } from '../keys/store.js';
+import { createTurnCheck, type KeyChecker } from '../keys/turn-check.js';
 import { guardState } from '../state/state-fault.js';
 import { readBearer } from './bearer.js';
 import { familyOf, refuseFamily } from './families.js';
@@ -50,15 +50,19 @@ export function presentedKeyOf(c: Context<ProxyEnv>): RejectedKey | null {
 }
 
 export interface GateDeps {
-  keys: KeyStore;
+  keys: { check: KeyChecker };
   config: ProxyConfig;
   clock: () => number;
 }
 
 /** The gate stage of the request path (request-path.ts). */
 export interface Gate {
-  /** Who is calling: 404 outside `/v1`, 401 without a valid credential; sets `auth`. */
-  identify(c: Context<ProxyEnv>): void;
+  /**
+   * Who is calling: 404 outside `/v1`, 401 without a valid credential; sets `auth`. Returns a
+   * promise only when a bearer key is looked up in the fleet state; the SQLite check stays
+   * synchronous, so the embedded path pays no await for it.
+   */
+  identify(c: Context<ProxyEnv>): void | Promise<void>;
   /** What that caller may do here: 403 for a family it may not call, 405 for a write on a partner path. */
   authorize(c: Context<ProxyEnv>): void;
 }
@@ -67,15 +71,13 @@ export function createGate(deps: GateDeps): Gate {
   const { keys, config, clock } = deps;
   const checkKey = createTurnCheck(keys);
 
-  function caller(c: Context<ProxyEnv>): AuthContext | null {
-    const bearer = readBearer(c.req.header('Authorization'));
-    if (bearer.kind !== 'absent') {
-      const presented = bearer.kind === 'key' ? bearer.key : null;
-      const result = presented !== null ? guardState(() => checkKey(presented)) : ({ ok: false, reason: 'malformed' } as const);
-      if (result.ok) return { kind: 'bearer', keyId: result.key.keyId, tenant: result.key.tenant, tier: result.key.tier };
-      const rejectedKey: RejectedKey | undefined = 'key' in result && result.key ? { keyId: result.key.keyId, tenant: result.key.tenant } : undefined;
-      throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE, { invalidToken: true, reason: result.reason, rejectedKey });
-    }
+  function bearerCaller(result: KeyCheck): AuthContext {
+    if (result.ok) return { kind: 'bearer', keyId: result.key.keyId, tenant: result.key.tenant, tier: result.key.tier };
+    const rejectedKey: RejectedKey | undefined = 'key' in result && result.key ? { keyId: result.key.keyId, tenant: result.key.tenant } : undefined;
+    throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE, { invalidToken: true, reason: result.reason, rejectedKey });
+  }
+
+  function otherCaller(c: Context<ProxyEnv>): AuthContext | null {
     if (config.sessionSecret !== null) {
       const cookie = getCookie(c, SESSION_COOKIE);
       const claims = cookie === undefined ? null : verifySessionCookie(config.sessionSecret, cookie, clock());
@@ -90,7 +92,14 @@ export function createGate(deps: GateDeps): Gate {
   return {
     identify(c) {
       if (familyOf(c.req.path) === 'other') throw new CatalogError('not_found', 'No route matches this path.');
-      const auth = caller(c);
+      const bearer = readBearer(c.req.header('Authorization'));
+      if (bearer.kind !== 'absent') {
+        const result = bearer.kind === 'key' ? guardState(() => checkKey(bearer.key)) : ({ ok: false, reason: 'malformed' } as const);
+        if (result instanceof Promise) return result.then((r) => void c.set('auth', bearerCaller(r)));
+        c.set('auth', bearerCaller(result));
+        return;
+      }
+      const auth = otherCaller(c);
       if (auth === null) throw new CatalogError('unauthenticated', UNAUTHENTICATED_MESSAGE);
       c.set('auth', auth);
     },

@@ -14,10 +14,14 @@
  *   const check = createTurnCheck(keys);
  *   check(presented)   // same result as keys.check(presented)
  */
-import type { KeyCheck, KeyStore } from './store.js';
+import type { KeyCheck } from './store.js';
 
-export function createTurnCheck(keys: Pick<KeyStore, 'check'>): (presented: string) => KeyCheck {
-  let memo: Map<string, KeyCheck> | null = null;
+/** The gate's key check: synchronous on the SQLite state, a promise on the fleet state (a cache over PostgreSQL). */
+export type KeyChecker = (presented: string) => KeyCheck | Promise<KeyCheck>;
+
+/** Generic over the result, so the fleet's pending lookups are shared by a turn's requests as well. */
+export function createTurnCheck<R extends KeyCheck | Promise<KeyCheck>>(keys: { check(presented: string): R }): (presented: string) => R {
+  let memo: Map<string, R> | null = null;
   const forget = () => {
     memo = null;
   };

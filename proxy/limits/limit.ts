@@ -27,14 +27,25 @@ export interface LimitStage {
   admit(c: Context<ProxyEnv>): void;
   /** Runs inside the commit; null when the request is not counted (not a bearer key that passed the gate). */
   count(c: Context<ProxyEnv>): RateDecision | null;
+  /** Puts a decision's RateLimit headers among the request's shared headers (count does; the fleet's settle calls it). */
+  apply(c: Context<ProxyEnv>, decision: RateDecision): void;
   refusal(decision: RateDecision): CatalogError;
   learned(c: Context<ProxyEnv>, decision: RateDecision): void;
   /** The commit failed and the count went with it: so do its headers. */
   rolledBack(c: Context<ProxyEnv>): void;
 }
 
-export function createLimitStage(limiter: RateLimiter, clock: () => number): LimitStage {
+/**
+ * `limiter` is the SQLite counter that `count` runs; the fleet state passes null, since its count is
+ * the Redis script that also appends the audit entry (audit/fleet-settle.ts), and calls `apply`.
+ */
+export function createLimitStage(limiter: RateLimiter | null, clock: () => number): LimitStage {
   const overLimit = createOverLimitMemo();
+  const apply = (c: Context<ProxyEnv>, decision: RateDecision) => {
+    const shared = responseHeadersOf(c);
+    shared['RateLimit-Policy'] = rateLimitPolicyHeader(decision);
+    shared['RateLimit'] = rateLimitHeader(decision);
+  };
   return {
     admit(c) {
       const auth = c.get('auth');
@@ -47,12 +58,12 @@ export function createLimitStage(limiter: RateLimiter, clock: () => number): Lim
     count(c) {
       const marked = c.get('rateCount');
       if (marked === undefined) return null;
+      if (limiter === null) throw new CatalogError('internal', 'this limit stage has no synchronous counter (the fleet state counts in its settle step)');
       const decision = limiter.hit(marked.keyId, marked.tier, marked.windowStart);
-      const shared = responseHeadersOf(c);
-      shared['RateLimit-Policy'] = rateLimitPolicyHeader(decision);
-      shared['RateLimit'] = rateLimitHeader(decision);
+      apply(c, decision);
       return decision;
     },
+    apply,
     refusal: (decision) => new CatalogError('rate_limited', `This key is over its limit of ${decision.limit} requests per minute; retry in ${decision.resetSeconds} s.`, { retryAfter: decision.resetSeconds }),
     learned(c, decision) {
       const marked = c.get('rateCount');

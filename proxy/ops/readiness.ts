@@ -2,15 +2,17 @@
  * Readiness (`GET /readyz`): the process can answer partners right now, which needs both halves of
  * a request's work: a published snapshot to read (the `current` pointer names one, and the store
  * it lives in can be read: an object store that cannot be reached is `snapshots_unreadable`) and a
- * state file that takes writes (every bearer request commits a rate-counter upsert and an audit
- * row). The write is real: one row rewritten in `readiness_probe`, through the same group commit as
- * the requests' writes, so a read-only mount, a full disk or a lock held past busy_timeout all show.
+ * state that takes writes (every bearer request commits a rate-counter upsert and an audit row).
+ * The write is real: on the SQLite state one row rewritten in `readiness_probe`, through the same
+ * group commit as the requests' writes, so a read-only mount, a full disk or a lock held past
+ * busy_timeout all show; on the fleet state a write to Redis and a commit in PostgreSQL
+ * (state/fleet/probe.ts), so a host whose Redis or PostgreSQL is down is drained by the balancer.
  *
  * The reason is logged (on a change of state only, so a probe every second does not flood the
  * log); the HTTP answer carries none (health-routes.ts).
  *
  * @example
- *   const readiness = createReadiness({ snapshots, db, commits, logger });
+ *   const readiness = createReadiness({ snapshots, probeState: sqliteStateProbe(db, commits), logger });
  *   const r = await readiness.check();   // { ready: false, reason: 'no_snapshot' } before the first publish
  */
 import type { SnapshotSource } from '../../snapshots/store/types.js';
@@ -27,10 +29,9 @@ export interface Readiness {
 
 export interface ReadinessDeps {
   snapshots: SnapshotSource;
-  db: StateDb;
-  commits: GroupCommit;
+  /** Resolves when the state took a write; rejects (with the reason for the log) when it cannot. */
+  probeState: () => Promise<unknown>;
   logger: ProxyLogger;
-  clock?: () => number;
 }
 
 const firstLine = (err: unknown): string => {
@@ -39,16 +40,20 @@ const firstLine = (err: unknown): string => {
   return err instanceof Error && err.cause !== undefined ? `${line} (${firstLine(err.cause)})` : line;
 };
 
-export function createReadiness(deps: ReadinessDeps): Readiness {
-  const clock = deps.clock ?? Date.now;
+/** The SQLite state's probe: one row rewritten through the requests' group commit. */
+export function sqliteStateProbe(db: StateDb, commits: GroupCommit, clock: () => number = Date.now): () => Promise<unknown> {
   // Prepared on first use, not here: a state file that cannot even prepare it is "not writable".
   let probe: { run(ms: number): unknown } | null = null;
   const write = () => {
-    probe ??= deps.db.sqlite.prepare(
+    probe ??= db.sqlite.prepare(
       'INSERT INTO readiness_probe (id, checked_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_ms = excluded.checked_ms',
     );
     probe.run(clock());
   };
+  return () => commits.run(write);
+}
+
+export function createReadiness(deps: ReadinessDeps): Readiness {
   let last: string | null = null;
 
   const report = (result: ReadinessResult, detail: string | null) => {
@@ -78,7 +83,7 @@ export function createReadiness(deps: ReadinessDeps): Readiness {
         return result;
       }
       try {
-        await deps.commits.run(write);
+        await deps.probeState();
       } catch (err) {
         const result: ReadinessResult = { ready: false, reason: 'state_not_writable' };
         report(result, firstLine(err));

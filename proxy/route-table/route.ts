@@ -26,10 +26,13 @@ import type { AuditReader } from '../audit/reader.js';
 import type { KeyStore } from '../keys/store.js';
 import type { Params, Values } from './param.js';
 
-/** What the key administration and audit answers need (routes/admin-*.ts). */
+/** An interface whose methods may also answer with a promise (the fleet state's, across a network). */
+export type MaybeAsync<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : T[K] };
+
+/** What the key administration and audit answers need (routes/admin-*.ts): the SQLite state's, or the fleet's. */
 export interface AdminDeps {
-  keys: KeyStore;
-  audit: AuditReader;
+  keys: MaybeAsync<KeyStore>;
+  audit: MaybeAsync<AuditReader>;
   clock: () => number;
 }
 

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { envelope, pageInfo } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { ProxyEnv } from '../env.js';
-import { noSuchKey, type KeyStore } from '../keys/store.js';
+import { noSuchKey } from '../keys/store.js';
 import { linkHeader, type ListParams } from '../http/params.js';
 import { respondNegotiated } from '../http/respond-negotiated.js';
 import type { AdminDeps } from '../route-table/route.js';
@@ -21,7 +21,7 @@ export interface AuditRequest {
   until: number | null;
 }
 
-export function answerAudit(c: Context<ProxyEnv>, request: AuditRequest, list: ListParams, admin: AdminDeps): Promise<Response> {
+export async function answerAudit(c: Context<ProxyEnv>, request: AuditRequest, list: ListParams, admin: AdminDeps): Promise<Response> {
   const { since, until } = request;
   const { page, limit, warnings } = list;
   if (since !== null && until !== null && until <= since) {
@@ -29,8 +29,8 @@ export function answerAudit(c: Context<ProxyEnv>, request: AuditRequest, list: L
   }
   // The query is checked before the key is looked up: a malformed request is 400 whether or not
   // the key exists (the same for every caller, so it tells nothing about other tenants' keys).
-  const keyId = visibleKeyId(c, admin.keys, request.keyId);
-  const { rows, total } = admin.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
+  const keyId = await visibleKeyId(c, admin.keys, request.keyId);
+  const { rows, total } = await admin.audit.list({ keyId, sinceMs: since, untilMs: until, offset: (page - 1) * limit, limit });
   const body = JSON.stringify(envelope('audit', new Date(admin.clock()).toISOString(), rows, pageInfo(page, limit, total), warnings));
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'private, no-store' };
   const link = linkHeader(c.req.url, page, limit, total);
@@ -38,9 +38,9 @@ export function answerAudit(c: Context<ProxyEnv>, request: AuditRequest, list: L
   return respondNegotiated(c, body, 200, headers);
 }
 
-function visibleKeyId(c: Context<ProxyEnv>, keys: KeyStore, keyId: string): string {
+async function visibleKeyId(c: Context<ProxyEnv>, keys: AdminDeps['keys'], keyId: string): Promise<string> {
   const auth = c.get('auth');
-  const record = keys.get(keyId);
+  const record = await keys.get(keyId);
   const notFound = () => noSuchKey(keyId);
   if (auth?.kind === 'internal') {
     if (!record) throw notFound();

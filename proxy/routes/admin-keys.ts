@@ -23,8 +23,8 @@ export function adminOf(deps: RouteDeps): AdminDeps {
 
 const expiryOf = (value: unknown, admin: AdminDeps) => (value === undefined || value === null ? null : parseExpiry(value, admin.clock()));
 
-export function answerMint(c: Context<ProxyEnv>, body: Record<string, unknown>, admin: AdminDeps): Promise<Response> {
-  const minted = admin.keys.mint({
+export async function answerMint(c: Context<ProxyEnv>, body: Record<string, unknown>, admin: AdminDeps): Promise<Response> {
+  const minted = await admin.keys.mint({
     tenant: parseTenant(body.tenant),
     tier: body.tier === undefined ? 'free' : parseTier(body.tier),
     expiresAt: expiryOf(body.expiresAt, admin),
@@ -32,16 +32,16 @@ export function answerMint(c: Context<ProxyEnv>, body: Record<string, unknown>, 
   return noStore(c, minted, 201);
 }
 
-export function answerList(c: Context<ProxyEnv>, tenant: string | undefined, admin: AdminDeps): Promise<Response> {
-  return noStore(c, { keys: admin.keys.list(tenant === undefined ? {} : { tenant }).map(publicRecord) }, 200);
+export async function answerList(c: Context<ProxyEnv>, tenant: string | undefined, admin: AdminDeps): Promise<Response> {
+  return noStore(c, { keys: (await admin.keys.list(tenant === undefined ? {} : { tenant })).map(publicRecord) }, 200);
 }
 
-export function answerRevoke(c: Context<ProxyEnv>, keyId: string, admin: AdminDeps): Promise<Response> {
-  return noStore(c, publicRecord(admin.keys.revoke(keyId)), 200);
+export async function answerRevoke(c: Context<ProxyEnv>, keyId: string, admin: AdminDeps): Promise<Response> {
+  return noStore(c, publicRecord(await admin.keys.revoke(keyId)), 200);
 }
 
-export function answerRotate(c: Context<ProxyEnv>, keyId: string, body: Record<string, unknown>, admin: AdminDeps): Promise<Response> {
-  return noStore(c, admin.keys.rotate(keyId, { expiresAt: expiryOf(body.expiresAt, admin) }).minted, 201);
+export async function answerRotate(c: Context<ProxyEnv>, keyId: string, body: Record<string, unknown>, admin: AdminDeps): Promise<Response> {
+  return noStore(c, (await admin.keys.rotate(keyId, { expiresAt: expiryOf(body.expiresAt, admin) })).minted, 201);
 }
 
 /** The operator view of a key: the record plus nothing secret. */

@@ -1,7 +1,9 @@
 /**
- * The node:cluster primary of `--workers N > 1`: checks the config and migrates the state file once,
- * forks the workers (they share the port and the state file), restarts one that dies, runs the WAL
- * checkpoints and the admin port for all of them, and forwards SIGTERM/SIGINT. It serves no request.
+ * The node:cluster primary of `--workers N > 1`: checks the config and migrates the state once,
+ * forks the workers (they share the port and, on the SQLite state, the state file), restarts one that
+ * dies, runs the WAL checkpoints and the admin port for all of them, and forwards SIGTERM/SIGINT. It
+ * serves no request. On the fleet state each worker opens its own PostgreSQL and Redis clients, as
+ * a host would (serving-state.ts); the primary only migrates PostgreSQL and holds no connection.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { CatalogError } from '../../snapshots/errors.js';
@@ -11,9 +13,12 @@ import { urlOf } from '../http/listen.js';
 import type { AdminServer } from '../ops/admin-server.js';
 import { createClusterMetrics } from '../ops/cluster-metrics.js';
 import { createProcessRegistry } from '../ops/process-registry.js';
+import { migratePostgres } from '../state/fleet/migrate.js';
+import { openPostgres } from '../state/fleet/postgres.js';
 import { openStateDb } from '../state/open.js';
 import { startCheckpoints } from '../state/checkpoints.js';
-import { DRAIN_TIMEOUT_MS, type RunningServer, type ServerOptions } from './server-options.js';
+import { shownLocation, type StateLocation } from '../state/state-location.js';
+import { DRAIN_TIMEOUT_MS, stateLocationOf, type RunningServer, type ServerOptions } from './server-options.js';
 import { firstLine, onStopSignals, startMetricsPort, stderrLog } from './server-process.js';
 
 /** A worker that dies sooner than this after starting is restarted after a pause, not at once. */
@@ -27,13 +32,8 @@ export async function runPrimary(options: ServerOptions): Promise<RunningServer>
   // and migrate the state file here so workers never race on a schema change.
   const config = loadConfig(options.env);
   if (options.publicKeyFile !== undefined) loadPublicKey(options.publicKeyFile);
-  const state = openStateDb(options.state);
-  // The primary serves no request, so its checkpoints cost the workers nothing but the I/O; the
-  // connection stays open for them until the primary stops.
-  const checkpoints = startCheckpoints({
-    state,
-    onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`),
-  });
+  const location = stateLocationOf(options);
+  const stateParts = await openPrimaryState(location, log);
   // The primary serves the admin port; each scrape collects the workers' registries over IPC.
   const clusterMetrics = options.adminPort === undefined ? null : createClusterMetrics(createProcessRegistry('primary'));
   let admin: AdminServer | null = null;
@@ -43,8 +43,7 @@ export async function runPrimary(options: ServerOptions): Promise<RunningServer>
     stateOpen = false;
     admin?.close();
     clusterMetrics?.close();
-    checkpoints.stop();
-    state.close();
+    stateParts.close();
   };
   if (clusterMetrics) {
     // Before the workers fork, so a bad admin address fails the start once, with nothing to undo.
@@ -116,7 +115,7 @@ export async function runPrimary(options: ServerOptions): Promise<RunningServer>
   }
   allStarted = true;
   const url = urlOf(options.host, port!);
-  log(`catalog serve: listening on ${url} (primary pid ${process.pid}, ${options.workers} workers, snapshots ${options.snapshots}, state ${options.state})`);
+  log(`catalog serve: listening on ${url} (primary pid ${process.pid}, ${options.workers} workers, snapshots ${options.snapshots}, state ${shownLocation(location)})`);
   if (admin) log(`catalog serve: metrics on ${admin.url}/metrics (all workers)`);
 
   let killTimer: NodeJS.Timeout | null = null;
@@ -148,4 +147,33 @@ export async function runPrimary(options: ServerOptions): Promise<RunningServer>
   };
   const removeSignals = onStopSignals(() => void stop(), options.handleSignals !== false);
   return { role: 'primary', url, adminUrl: admin?.url ?? null, stop, closed };
+}
+
+/**
+ * Migrates the state once before the workers fork. SQLite: the file stays open for the WAL
+ * checkpoints (the primary serves no request, so they cost the workers nothing but the I/O).
+ * Fleet: PostgreSQL is migrated and the pool closed (the workers' own migrations then find nothing
+ * to do); Redis needs no schema.
+ */
+async function openPrimaryState(location: StateLocation, log: (line: string) => void): Promise<{ close(): void }> {
+  if (location.kind === 'fleet') {
+    const pg = openPostgres(location.postgres, { max: 1 });
+    try {
+      await migratePostgres(pg);
+    } finally {
+      await pg.end();
+    }
+    return { close: () => undefined };
+  }
+  const state = openStateDb(location.file);
+  const checkpoints = startCheckpoints({
+    state,
+    onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`),
+  });
+  return {
+    close() {
+      checkpoints.stop();
+      state.close();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * Serves in this process (`--workers 1`, or one forked cluster worker): one app, one state
- * connection, one listening socket with the client timeouts and size limits, and a stop() that
- * drains in-flight requests before it closes the state file.
+ * Serves in this process (`--workers 1`, or one forked cluster worker): one app, its own state
+ * (the SQLite file's connection, or its own PostgreSQL and Redis clients: serving-state.ts), one
+ * listening socket with the client timeouts and size limits, and a stop() that drains in-flight
+ * requests before it closes the state.
  */
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
@@ -19,14 +20,13 @@ import type { AdminServer } from '../ops/admin-server.js';
 import { answerMetricsRequests } from '../ops/cluster-metrics.js';
 import { createProcessRegistry } from '../ops/process-registry.js';
 import { renderMetrics } from '../ops/render-metrics.js';
-import { openStateDb } from '../state/open.js';
-import { startAuditRetention } from '../audit/retention.js';
-import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from '../state/checkpoints.js';
+import { shownLocation } from '../state/state-location.js';
 import {
   CONNECTIONS_CHECK_MS, DRAIN_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
-  snapshotCacheDir, type RunningServer, type ServerOptions,
+  snapshotCacheDir, stateLocationOf, type RunningServer, type ServerOptions,
 } from './server-options.js';
 import { firstLine, onStopSignals, startMetricsPort, stderrLog } from './server-process.js';
+import { openServingState, type ServingState } from './serving-state.js';
 
 /** Serves in this process: one app, one state connection, one listening socket. */
 export async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
@@ -39,7 +39,14 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
     env: options.env,
     onError: (err, id) => log(`catalog serve: cannot fetch snapshot ${id} from ${options.snapshots}: ${firstLine(err)}${err instanceof Error && err.cause instanceof Error ? ` (${firstLine(err.cause)})` : ''}`),
   });
-  const state = openStateDb(options.state, { walAutocheckpointPages: SERVING_AUTOCHECKPOINT_PAGES });
+  const location = stateLocationOf(options);
+  let state: ServingState;
+  try {
+    state = await openServingState(location, { role, retentionDays: config.auditRetentionDays, log });
+  } catch (err) {
+    await snapshots.close?.();
+    throw err;
+  }
   // Owned here so stop() can close the read-only handles of the snapshots' search.sqlite files.
   const searchIndexes = createSearchIndexCache();
   // Metrics are kept only when there is an admin port to read them (in a worker, the primary's).
@@ -48,7 +55,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   let admin: AdminServer | null = null;
   try {
     const app = createApp({
-      db: state, config, snapshots, cacheBytes: options.cacheBytes,
+      ...state.app, config, snapshots, cacheBytes: options.cacheBytes,
       logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
     });
     const appListener = getRequestListener(app.fetch, { errorHandler: answerAdapterError });
@@ -71,24 +78,15 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
       });
     }
   } catch (err) {
-    state.close();
+    await state.close();
     await snapshots.close?.();
     throw err;
   }
   const stopAnswering = registry !== null && role === 'worker' ? answerMetricsRequests(registry) : null;
-  // Every process prunes old audit rows (a DELETE of expired rows is idempotent, so N workers doing
-  // it hourly is harmless) and the timer is unref'd so it never keeps a stopping worker alive.
-  const retention = startAuditRetention({
-    state,
-    retentionDays: config.auditRetentionDays,
-    onError: (err) => log(`catalog serve: audit pruning failed: ${firstLine(err)}`),
-  });
-  // Checkpoints run on a timer, never inside a request (state/checkpoints.ts); in a cluster the
-  // primary runs them, so a worker only ever checkpoints as the 64 MiB backstop.
-  const checkpoints = role === 'single' ? startCheckpoints({ state, onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`) }) : null;
+  state.startTimers();
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
   if (role === 'single') {
-    log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
+    log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${shownLocation(location)})`);
     if (admin) log(`catalog serve: metrics on ${admin.url}/metrics`);
   }
 
@@ -101,11 +99,9 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
       admin?.close();
       stopAnswering?.();
       await drain(server);
-      retention.stop();
-      checkpoints?.stop();
       await searchIndexes.close();
       await snapshots.close?.();
-      state.close();
+      await state.close();
       removeSignals();
       if (role === 'single') log(`catalog serve: stopped (pid ${process.pid})`);
       resolveClosed();

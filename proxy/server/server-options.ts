@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CatalogError } from '../../snapshots/errors.js';
 import { parseStoreLocation } from '../../snapshots/store/blob-store.js';
 import type { ProxyLogger } from '../logger.js';
+import { isPostgresUrl, stateLocation, type StateLocation } from '../state/state-location.js';
 
 /** A client must have sent its request line and headers within this (slowloris), … */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -34,8 +35,13 @@ export interface ServerOptions {
   snapshotCache?: string;
   /** For an s3:// root: how often `current.json` is read, in ms (default 5 s; a folder's pointer is read every 250 ms). */
   snapshotPollMs?: number;
-  /** SQLite state file (keys, rate counters, audit rows); created when absent. */
+  /**
+   * The state: a SQLite file (keys, rate counters, audit rows; created when absent), or a
+   * postgres:// URL (the fleet state: keys and audit rows in PostgreSQL, with `redis`).
+   */
   state: string;
+  /** redis:// URL of the fleet state's counters and audit stream (default CATALOG_REDIS_URL of `env`); only with a postgres:// state. */
+  redis?: string;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -100,7 +106,10 @@ export function checkOptions(o: ServerOptions): void {
   if (o.snapshotPollMs !== undefined && (!Number.isInteger(o.snapshotPollMs) || o.snapshotPollMs < 1)) {
     throw usage(`the poll interval must be a whole number of ms >= 1, got ${o.snapshotPollMs}`, 'poll-seconds');
   }
-  if (o.state.length === 0) throw usage('--state must name the state file', 'state');
+  const location = stateLocationOf(o);
+  if (location.kind === 'fleet' && o.snapshotCache === undefined && parseStoreLocation(o.snapshots, '--snapshots').kind === 's3') {
+    throw usage('with a postgres:// state there is no state file to put the snapshot cache beside: give --snapshot-cache <dir>, a local folder of this host', 'snapshot-cache');
+  }
   const t = o.timeouts ?? {};
   for (const [name, value] of Object.entries(t)) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw usage(`timeouts.${name} must be a whole number of ms >= 1, got ${value}`, `timeouts.${name}`);
@@ -110,5 +119,11 @@ export function checkOptions(o: ServerOptions): void {
 
 /** Where an s3:// root's snapshot files are copied: --snapshot-cache, else `snapshot-cache` beside the state file. */
 export function snapshotCacheDir(o: ServerOptions): string {
-  return o.snapshotCache ?? join(dirname(resolve(o.state)), 'snapshot-cache');
+  // A fleet state with an s3:// root must name it (checkOptions); with a folder root nothing is copied.
+  return o.snapshotCache ?? (isPostgresUrl(o.state) ? resolve('snapshot-cache') : join(dirname(resolve(o.state)), 'snapshot-cache'));
+}
+
+/** The state these options name (a usage error for a postgres:// state without Redis). */
+export function stateLocationOf(o: ServerOptions): StateLocation {
+  return stateLocation({ state: o.state, redis: o.redis }, o.env);
 }

@@ -114,11 +114,7 @@ export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
   async function trim(): Promise<void> {
     const summary = (await redis.xpending(keys.stream, keys.group)) as [number, string | null, string | null, unknown];
     let floor = summary[1];
-    if (floor === null) {
-      const groups = (await redis.xinfo('GROUPS', keys.stream)) as unknown[][];
-      const ours = groups.map(fieldMap).find((g) => g.get('name') === keys.group);
-      floor = (ours?.get('last-delivered-id') as string | undefined) ?? null;
-    }
+    floor ??= await lastDeliveredId(redis, keys);
     // MINID keeps the floor entry itself: at most one acknowledged entry stays behind.
     if (floor !== null && floor !== '0-0') await redis.xtrim(keys.stream, 'MINID', floor);
   }
@@ -172,8 +168,13 @@ export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
   };
 }
 
-function fieldMap(flat: unknown[]): Map<string, unknown> {
-  const m = new Map<string, unknown>();
-  for (let i = 0; i + 1 < flat.length; i += 2) m.set(String(flat[i]), flat[i + 1]);
-  return m;
+/** The newest stream ID the drainers' group has handed out (null: no such group yet). */
+export async function lastDeliveredId(redis: Redis, keys: FleetKeys): Promise<string | null> {
+  const groups = (await redis.xinfo('GROUPS', keys.stream)) as unknown[][];
+  for (const flat of groups) {
+    const m = new Map<string, unknown>();
+    for (let i = 0; i + 1 < flat.length; i += 2) m.set(String(flat[i]), flat[i + 1]);
+    if (m.get('name') === keys.group) return (m.get('last-delivered-id') as string | undefined) ?? null;
+  }
+  return null;
 }
