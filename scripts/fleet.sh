@@ -207,6 +207,8 @@ $upstream    keepalive 32;
       # with its Retry-After, which is what the client is told to do.
       proxy_next_upstream error timeout;
       proxy_connect_timeout 2s;
+      # Which host answered, for people trying the local fleet (a production balancer need not say).
+      add_header X-Fleet-Host \$upstream_addr always;
     }
   }
 }
@@ -261,14 +263,17 @@ cmd_status_lines() {
   if ours nginx; then state="pid $(pid_of nginx)"; else state="NOT RUNNING"; fi
   echo "load balancer  $(url_of nginx)   (nginx, $state)"
   for n in $(hosts); do
-    if ours "host-$n" && ready "host-$n"; then state=ready; elif ours "host-$n"; then state="NOT READY"; else state="NOT RUNNING"; fi
-    echo "host-$n         $(url_of "host-$n")   (pid $(pid_of "host-$n"), $state)"
+    if ours "host-$n" && ready "host-$n"; then state="pid $(pid_of "host-$n"), ready"
+    elif ours "host-$n"; then state="pid $(pid_of "host-$n"), NOT READY"; else state="NOT RUNNING"; fi
+    echo "host-$n         $(url_of "host-$n")   ($state)"
   done
   echo "redis          ${REDIS_URL:-NOT RUNNING}"
   echo "postgres       $(echo "${STATE_URL:-NOT RUNNING}" | masked)"
   echo "snapshots      $(snapshots_root)"
   echo "demo key       $RUN/demo.key (free tier)   admin key: $RUN/internal.key"
-  echo "try: curl -s -H \"Authorization: Bearer \$(cat $RUN/demo.key)\" $(url_of nginx)/v1/catalog/summary"
+  if ours nginx; then
+    echo "try: curl -s -H \"Authorization: Bearer \$(cat $RUN/demo.key)\" $(url_of nginx)/v1/catalog/summary"
+  fi
 }
 
 cmd_status() {
