@@ -16,7 +16,8 @@
 #
 # Settings (environment): BENCH_CARDS (20000), BENCH_SECONDS (15), BENCH_WARMUP (3),
 # BENCH_CONNECTIONS (50), BENCH_THREADS (2), BENCH_RANGE (30d), BENCH_REBUILD=1. Redis and
-# PostgreSQL are private ones under .bench/fleet-proxy/ (scripts/servers/*.sh), stopped at the end.
+# PostgreSQL are private ones under .bench/fleet-proxy/ (scripts/servers/*.sh), stopped at the end;
+# REDIS_APPENDFSYNC=everysec starts Redis without the fsync per write (to see what the fsync costs).
 # On a 2-core machine the three hosts, nginx, Redis, PostgreSQL and wrk share the cores: the
 # three-host row shows the coordination's cost, not a scale-out (that needs machines).
 set -euo pipefail
@@ -202,6 +203,7 @@ SQLITE_RPS="$(rps sqlite)"
   echo
   echo "- command: \`$COMMAND_LINE\` (BENCH_CARDS=$CARDS BENCH_SECONDS=$SECONDS_RUN BENCH_WARMUP=$WARMUP BENCH_CONNECTIONS=$CONNECTIONS BENCH_THREADS=$THREADS)"
   echo "- machine: $(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), node $(node --version), $("$NGINX" -v 2>&1 | sed 's/^nginx version: //'), $(redis-server --version | awk '{ print $1, $3 }'), PostgreSQL $("/usr/lib/postgresql/15/bin/postgres" --version | awk '{ print $3 }'); load average before / after: $LOADAVG_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- state servers: Redis with appendfsync $(redis-cli -u "$CATALOG_REDIS_URL" CONFIG GET appendfsync | tail -n 1) (REDIS_APPENDFSYNC), PostgreSQL with its defaults (fsync on), both private ones under .bench/fleet-proxy/"
   echo "- load: wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_RUN}s after a ${WARMUP}s warm-up, GET /v1/cards/<random id>?range=$RANGE (gzip) over $ID_COUNT cards of a $CARDS-card packed snapshot; the proxies with an enterprise key (not rate limited); every host \`--workers 1\`"
   echo
   echo "| target | requests/s | p50 ms | p99 ms | of sqlite host | host CPU per 1k req | Redis+PG CPU per 1k req |"

@@ -207,6 +207,9 @@ $upstream    keepalive 32;
       # with its Retry-After, which is what the client is told to do.
       proxy_next_upstream error timeout;
       proxy_connect_timeout 2s;
+      # Never buffer an answer to a temp file: the workers (www-data) may not enter a private
+      # state folder (a test's mkdtemp one is 0700); answers stream through instead.
+      proxy_max_temp_file_size 0;
       # Which host answered, for people trying the local fleet (a production balancer need not say).
       add_header X-Fleet-Host \$upstream_addr always;
     }
