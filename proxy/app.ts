@@ -10,6 +10,10 @@
  *   request path   gate, limit, gate's guards, then the route; every answer then goes through the
  *                  audit commit (row + count, maybe the 429) and is built once (request-path.ts)
  *   routes         the route table: catalog, snapshot, admin (route-table/); anything else → 404
+ *
+ * The state is either implementation of one interface (app-state.ts): the embedded SQLite file
+ * (`db`, the default) or the fleet's PostgreSQL and Redis (`fleet`, issue 18); the stages above do
+ * not know which.
  */
 import type { KeyObject } from 'node:crypto';
 import { Hono } from 'hono';

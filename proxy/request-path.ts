@@ -8,8 +8,9 @@
  *                                      over its limit in this window is 429 here, before the route
  *   4. gate      gate/gate.ts          what that caller may do: 403 (family), 405 (method)
  *   5. route     route-table/          the answer (or an error, whose answer errors.ts makes)
- *   6. audit     audit/settle.ts       the answer's audit row and the request's count commit together;
- *                                      over the limit, the 429 replaces the answer
+ *   6. audit     audit/settle.ts       the answer's audit row and the request's count commit together
+ *                (fleet-settle.ts)     (SQLite: one transaction; fleet: one Redis script); over the
+ *                                      limit, the 429 replaces the answer
  *   7. headers   http/response-headers.ts   the Response, built once, with every shared header
  *
  * Stages 6 and 7 run where every answer is sent (`respond`/`send` in http/response-headers.ts,

@@ -143,6 +143,8 @@ export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
       try {
         await drainOnce({ block: true });
       } catch (err) {
+        // Stopping: the blocking read was cut off on purpose (its client closed), nothing to report.
+        if (stopping) break;
         options.onError?.(err);
         // The group may be gone with a restarted Redis that lost it; make it again next time. A
         // batch read but not committed is pending on this consumer: read it again first.

@@ -35,6 +35,8 @@ export interface OpenFleetOptions {
   host?: string;
   /** A serving process: subscribe to key changes, run a drainer loop. A CLI command does neither. */
   serving: boolean;
+  /** Wall clock of the key store (creation times, expiry); Date.now by default, a test's clock in tests. */
+  clock?: () => number;
   /** PostgreSQL connections this process may hold. */
   pgMax?: number;
   /** Told about connection errors and failed drainer batches (the clients recover by themselves). */
@@ -61,9 +63,13 @@ export async function openFleetState(options: OpenFleetOptions): Promise<FleetSt
   const keyNames = fleetKeys(options.prefix);
   const onError = (err: unknown) => options.onError?.(err);
   const pg = openPostgres(options.postgres, { max: options.pgMax, onError });
-  const opened: { redis: Redis[]; listener: KeyChangeListener | null; drainer: AuditDrainer | null } = { redis: [], listener: null, drainer: null };
+  const opened: { redis: Redis[]; listener: KeyChangeListener | null; drainer: AuditDrainer | null; drainerRedis: Redis | null } = { redis: [], listener: null, drainer: null, drainerRedis: null };
   const closeAll = async () => {
-    await opened.drainer?.stop();
+    // Closing the drainer's client cuts its blocking read short (up to a second otherwise); a batch
+    // committed but not yet acknowledged stays pending and is moved again, without duplicates.
+    const drained = opened.drainer?.stop();
+    opened.drainerRedis?.disconnect();
+    await drained;
     await opened.listener?.close();
     for (const r of opened.redis) r.disconnect();
     await pg.end();
@@ -79,10 +85,12 @@ export async function openFleetState(options: OpenFleetOptions): Promise<FleetSt
     const cache = createKeyCache<StoredKey>();
     if (options.serving && redis !== null) {
       opened.listener = await listenKeyChanges(await client(), { onChange: (id) => cache.invalidate(id), onResync: () => cache.clear(), keys: keyNames });
-      opened.drainer = createAuditDrainer({ redis: await client(), pg, consumer: host, keys: keyNames, onError });
+      opened.drainerRedis = await client();
+      opened.drainer = createAuditDrainer({ redis: opened.drainerRedis, pg, consumer: host, keys: keyNames, onError });
       opened.drainer.start();
     }
     const keys = createPostgresKeyStore(pg, {
+      clock: options.clock,
       cache,
       announce: async (keyId) => {
         // This process's own cache first: its next request must not wait for the broadcast.
