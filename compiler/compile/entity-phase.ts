@@ -92,9 +92,10 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       job = { kind: 'figure', figure, series, prices, input };
     }
     const input = job.input;
-    if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
+    if (prev && keys.every((k) => prev.objects.inputOf(k) === input)) {
       // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
       for (const k of keys) {
+        if (p.table.reusePrevious(k)) continue;
         const o = prev.objects.get(k)!;
         p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
       }

@@ -111,6 +111,62 @@ describe('catalog compile', () => {
     expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.marketCents).toBe(rec.usdCents[rec.usdCents.length - 1]);
   });
 
+  it('when prices, a card, a user and a binder change then the incremental compile holds exactly the objects of a full compile of the changed catalog', async () => {
+    const cat = join(tempDir(), 'catalog');
+    cpSync(catalog, cat, { recursive: true });
+    const root = tempDir();
+    expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+    // 1% of the price lines (cards and figures), as the benchmark changes them.
+    const prices = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n');
+    const touched = prices.map((l, i) => {
+      if (l.length === 0 || i % 100 !== 0) return l;
+      const rec = JSON.parse(l);
+      rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + 7;
+      return JSON.stringify(rec);
+    });
+    writeFileSync(join(cat, 'prices.ndjson'), touched.join('\n'));
+    // A card's artist (two artists' pages and its set page), the last card removed, a public user's
+    // display name (their showcase) and a binder's items (its owner's binder pages).
+    const editLine = (file: string, pick: (rec: any) => boolean, edit: (rec: any) => unknown | null, optional = false) => {
+      const lines = readFileSync(join(cat, file), 'utf8').split('\n');
+      const idx = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l)));
+      if (idx < 0 && optional) return;
+      expect(idx, `${file} has a line to edit`).toBeGreaterThanOrEqual(0);
+      const next = edit(JSON.parse(lines[idx]));
+      if (next === null) lines.splice(idx, 1);
+      else lines[idx] = JSON.stringify(next);
+      writeFileSync(join(cat, file), lines.join('\n'));
+    };
+    editLine('cards.ndjson', (c) => c.artist !== null, (c) => ({ ...c, artist: 'Incremental Tester' }));
+    // A card no binder or activity event names (a record naming an unknown card is a bad record).
+    const named = ['binders.ndjson', 'activity.ndjson'].map((f) => readFileSync(join(cat, f), 'utf8')).join('\n');
+    const gone = readFileSync(join(cat, 'cards.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).filter((id) => !named.includes(`"${id}"`)).at(-1);
+    editLine('cards.ndjson', (c) => c.id === gone, () => null);
+    editLine('prices.ndjson', (p) => p.entity === 'card' && p.id === gone, () => null, true);
+    editLine('users.ndjson', (u) => u.showcase && !u.anonymous && u.handle !== null, (u) => ({ ...u, displayName: 'Renamed' }));
+    editLine('binders.ndjson', (b) => b.public && b.items.length > 1, (b) => ({ ...b, items: b.items.slice(1) }));
+
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    // The new artist's page is new; the removed card's five range objects are removed.
+    expect(r.stdout).toMatch(/\(1 new, \d+ changed, \d+ unchanged, 5 removed\)/);
+    const fresh = tempDir();
+    const f = await runCli(['compile', '--source', cat, '--out', fresh]);
+    expect(f.code, f.stderr).toBe(0);
+    const objects = (dir: string) => manifestEntries(dir).map((e) => `${e.key} ${e.sha256} ${e.size}`);
+    expect(objects(root)).toEqual(objects(fresh));
+    // The search index holds the same rows as well.
+    const rows = (dir: string) => {
+      const db = new Database(join(dir, currentId(dir)!, SEARCH_DB_FILE), { readonly: true });
+      try {
+        return db.prepare('SELECT * FROM search_entries ORDER BY rank').all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows(root)).toEqual(rows(fresh));
+  });
+
   it('when a printing changes then its oracle concept is rendered again and every other oracle document is re-used', async () => {
     const cat = join(tempDir(), 'catalog');
     cpSync(catalog, cat, { recursive: true });
