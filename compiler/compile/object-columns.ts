@@ -137,18 +137,7 @@ export class ObjectColumns {
   private view(i: number): StoredObject {
     const p = this.packs[i];
     const at = p === NO_PACK ? null : { pack: p >= NEW_PACK ? p - NEW_PACK : this.packNames[p], offset: this.offsets[i] };
-    // The hex SHA-256 is made only when read: the bulk jobs walk every view for its key and read the
-    // hash of a few in five (537,576 views per walk at 100,000 cards).
-    const shas = this.shas;
-    return {
-      key: this.keyList[i],
-      size: this.sizes[i],
-      get sha256() {
-        return shas.toString('hex', i * 32, i * 32 + 32);
-      },
-      input: this.inputs[i],
-      at,
-    };
+    return { key: this.keyList[i], size: this.sizes[i], sha256: this.shas.toString('hex', i * 32, i * 32 + 32), input: this.inputs[i], at };
   }
 
   private setAt(i: number, at: ObjectLoc | null): void {
@@ -186,3 +175,4 @@ export class ObjectColumns {
     this.shas = shas;
   }
 }
+
