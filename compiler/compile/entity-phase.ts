@@ -85,12 +85,18 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     p.progress.advance(n);
   };
   const setJson = new Map<string, string>();
+  const fxByDate = new Map<string, string>();
   const seriesJson = new Map<string, string>();
 
   const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
     const summary = prices ? summarizePrices(prices) : null;
     if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
-    const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
+    let fxPart = '';
+    if (summary) {
+      // Most series end on one of a few days: the quotes of a day are looked up once.
+      fxPart = fxByDate.get(summary.lastDate) ?? '';
+      if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
+    }
     let job: EntityJob;
     let keys: string[];
     let record: string;
