@@ -8,6 +8,8 @@
 //
 //   npm run bench:packs                          # 100,000 cards, 2 rounds
 //   npm run bench:packs -- --cards 10000 --rounds 1 --settle 5   # a quick check
+//   npm run bench:packs -- --incremental-only    # packs only: full, then incremental, per round (no baseline)
+//   npm run bench:packs -- --incremental-only --against e7ffdd2   # the same, alternating with another commit's build
 //   npm run bench:packs -- --1m                  # 1,000,000 cards, packs only (plus a 100,000 reference
 //                                                # compile for the "10 x the 100k compile" target), verify,
 //                                                # then an incremental compile (skip it with --no-incremental)
@@ -27,6 +29,7 @@ import { settle, timedRun, touchOnePercent } from './lib/compile-runs.mjs';
 const BASELINE_COMMIT = '416af25';
 const args = process.argv.slice(2);
 const million = args.includes('--1m');
+const onlyIncremental = args.includes('--incremental-only');
 const cards = numberOption(args, '--cards', 100_000);
 const rounds = numberOption(args, '--rounds', 2);
 const settleSeconds = numberOption(args, '--settle', 60);
@@ -77,16 +80,16 @@ function emptyTrash() {
 }
 
 /** The baseline checked out and built in a worktree of this repository; `remove()` deletes it. */
-function baselineCheckout() {
-  const dir = join(work, `baseline-${BASELINE_COMMIT}`);
+function baselineCheckout(commit = BASELINE_COMMIT) {
+  const dir = join(work, `baseline-${commit}`);
   const remove = () => {
     spawnSync('git', ['worktree', 'remove', '--force', dir], { cwd: project });
     rmSync(dir, { recursive: true, force: true });
     spawnSync('git', ['worktree', 'prune'], { cwd: project });
   };
   remove();
-  process.stderr.write(`checking out ${BASELINE_COMMIT} (the per-URL layout) into ${dir} and building it...\n`);
-  sh('git', ['worktree', 'add', '--detach', dir, BASELINE_COMMIT]);
+  process.stderr.write(`checking out ${commit} into ${dir} and building it...\n`);
+  sh('git', ['worktree', 'add', '--detach', dir, commit]);
   // A hard-linked copy: better-sqlite3's native addon is already built, and the copy costs no space.
   sh('cp', ['-al', join(project, 'node_modules'), join(dir, 'node_modules')]);
   sh('npm', ['run', 'build'], dir);
@@ -260,5 +263,44 @@ async function millionCards() {
   }
 }
 
+/**
+ * The incremental target alone (issue 17: at most 0.05 of a full compile): each round a full packed
+ * compile into a fresh root, then the incremental one after the 1% change, same catalog, same run.
+ */
+async function incrementalOnly() {
+  const cat = await catalogOf(cards);
+  const at = args.indexOf('--against');
+  const other = at >= 0 ? baselineCheckout(args[at + 1]) : null;
+  const builds = other ? { [args[at + 1]]: other.cli, HEAD: packsCli } : { HEAD: packsCli };
+  const runs = [];
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const names = Object.keys(builds);
+      for (const build of round % 2 === 1 ? names : names.reverse()) {
+        const root = join(work, 'root-incremental');
+        removeRoot(root, existsSync(root) ? rootSize(root).files : 0);
+        runs.push({ round, build, ...fullAndIncremental(builds[build], cat, root, `round ${round}, ${build}, ${n(cards)} cards`) });
+        removeRoot(root, 0);
+      }
+    }
+  } finally {
+    other?.remove();
+  }
+  console.log(machineLine());
+  console.log(`command: npm run bench:packs -- ${args.join(' ')}; HEAD: ${sh('git', ['rev-parse', '--short', 'HEAD'])}`);
+  console.log('');
+  console.log('| round | build | full s | full cpu s | incremental s | incr. cpu s | incr./full wall | incr./full cpu | load after full / incr. |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const r of runs) {
+    console.log(`| ${r.round} | ${r.build} | ${f(r.full.wall)} | ${f(r.full.cpu)} | ${f(r.inc.wall)} | ${f(r.inc.cpu)} | ${f(r.inc.wall / r.full.wall, 3)} | ${f(r.inc.cpu / r.full.cpu, 3)} | ${r.full.load} / ${r.inc.load} |`);
+  }
+  console.log('');
+  for (const r of runs) {
+    printPhases(`round ${r.round}, ${r.build}, full`, r.full);
+    printPhases(`round ${r.round}, ${r.build}, incremental`, r.inc);
+  }
+}
+
 if (million) await millionCards();
+else if (onlyIncremental) await incrementalOnly();
 else await compare();

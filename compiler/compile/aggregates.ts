@@ -21,9 +21,10 @@ import { renderDiscoverUsers } from '../render/discover-users.js';
 import { renderDiscoverBinders } from '../render/discover-binders.js';
 import { renderDiscoverActivity } from '../render/discover-activity.js';
 import { renderDiscoverSparklines } from '../render/discover-sparklines.js';
-import { renderAllShowcases } from '../render/showcase.js';
+import { renderShowcases, showcaseOwners, type ShowcaseDocuments } from '../render/showcase.js';
+import { isPublishedBinder } from '../render/privacy.js';
 import { renderCatalogSummary, type PriceRange } from '../render/summary.js';
-import type { DocumentSink } from './document-sink.js';
+import type { DocumentSink, EntityRef } from './document-sink.js';
 import type { ProgressSink } from './progress.js';
 import type { PriceSummaries } from './index.js';
 
@@ -73,12 +74,21 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     progress.advance(1);
   }
 
+  // A list made from a known group of entities is rendered only when its input changed (document-sink.ts).
+  const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]) => {
+    progress.advance(sink.putPagesFrom((page) => listPageKey(family, page), input, render));
+  };
+  const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
+
   for (const set of catalog.sets) {
-    putList({ kind: 'set', game: set.game, code: set.code }, renderSetPages(set, bySet.get(setMapKey(set.game, set.code)) ?? []));
+    const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
+    putListFrom({ kind: 'set', game: set.game, code: set.code }, sink.inputOf('set', [set], cardRefs(cards)), () => renderSetPages(set, cards));
   }
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
-    putList({ kind: 'artist', slug }, renderArtistPages(slug, group.name, group.cards.map(priced), catalog.setsByKey));
+    const cards = group.cards.map(priced);
+    putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
+      renderArtistPages(slug, group.name, cards, catalog.setsByKey));
   }
 
   const figuresBySeries = new Map<string, PricedFigure[]>();
@@ -88,7 +98,9 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     list.push(pricedFigure(f));
   }
   for (const series of catalog.figureSeries.values()) {
-    putList({ kind: 'series', id: series.id }, renderSeriesPages(series, figuresBySeries.get(series.id) ?? []));
+    const figures = figuresBySeries.get(series.id) ?? [];
+    const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
+    putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
   }
   for (const { seriesId, document } of renderAllPullStats(catalog.figureSeries.values(), [...catalog.figures.values()], catalog.pullObservations)) {
     sink.put(pullStatsKey(seriesId), document);
@@ -107,9 +119,15 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     putList(list.family, list.pages as Envelope<unknown[]>[]);
   }
 
-  for (const docs of renderAllShowcases(catalog.users.values(), catalog.binders, index)) {
-    sink.put(showcaseKey(docs.handle), docs.showcase);
-    putList(docs.binders.family, docs.binders.pages);
+  // A user's showcase and binder pages read the user, their binders and the entities in them.
+  // Only published binders are shown, and the showcase document itself lists them without their items.
+  for (const { user, binders } of showcaseOwners(catalog.users.values(), catalog.binders)) {
+    const shown = binders.filter((b) => isPublishedBinder(b, user));
+    const refs = shown.flatMap((b) => b.items.map((i): EntityRef => ({ entity: i.entity, id: i.id })));
+    let docs: ShowcaseDocuments | null = null;
+    const rendered = () => (docs ??= renderShowcases(user, shown, index)!);
+    sink.putFrom(showcaseKey(user.handle), sink.inputOf('showcase', [user, shown], []), () => rendered().showcase);
+    putListFrom({ kind: 'showcaseBinders', handle: user.handle }, sink.inputOf('showcase-binders', [user, shown], refs), () => rendered().binders.pages);
     progress.advance(1);
   }
 

@@ -9,12 +9,32 @@
  * raw price line, FX quotes, renderer code), which the entity phase has recorded, and renders it
  * only when that differs from the previous snapshot's. At 100,000 cards that is 18,850 oracle
  * documents, of which a 1% price change touches a few hundred.
+ *
+ * The lists made from a known group of entities (a set's, an artist's or a series' pages, a user's
+ * showcase and binder pages) work the same way with `putPagesFrom`: their input is the records they
+ * show that are not entities (the set, the user, the binders) plus the input fingerprints of the
+ * entities in them, in catalog order (a reordered catalog renders again, never the reverse); every
+ * page of the list records that one input, so a list whose input matches re-uses all its previous
+ * pages without rendering (issue 17: an incremental compile with 1% of prices changed re-rendered
+ * every aggregate before; docs/benchmarks.md).
  */
 import { fingerprint, gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
-import { cardKey } from '../../snapshots/keys.js';
+import { cardKey, figureKey } from '../../snapshots/keys.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 import type { PreviousSnapshot } from './previous.js';
+
+/** An entity an aggregate is made from. */
+export interface EntityRef {
+  entity: 'card' | 'figure';
+  id: string;
+}
+
+/**
+ * Bumped when what an aggregate's input covers changes (the wiring in aggregates.ts is not part of
+ * the renderer code hash), so no object is re-used under an input that no longer describes it.
+ */
+const AGGREGATE_INPUTS = 'aggregate-inputs-1';
 
 export interface DocumentSink {
   put(key: string, doc: unknown): void;
@@ -23,13 +43,29 @@ export interface DocumentSink {
    * previous snapshot's object, which is then re-used without rendering. `cardIds` in any order.
    */
   putFromCards(key: string, cardIds: readonly string[], render: () => unknown): void;
+  /**
+   * The input of a document made from `records` (stable JSON of everything it reads that is not an
+   * entity) and the entities `refs`: feed it to `putFrom` / `putPagesFrom`. An entity not in the
+   * catalog counts as absent (a binder item the catalog lacks is skipped by the renderers).
+   */
+  inputOf(tag: string, records: readonly unknown[], refs: Iterable<EntityRef>): string;
+  /** `render()` at `key` unless the previous object there was made from the same `input`. */
+  putFrom(key: string, input: string, render: () => unknown): void;
+  /**
+   * The pages of one list: page i at `keyOf(i)` (1-based). Re-used all together when the previous
+   * snapshot's page 1 has the same `input` (every page of a list records it); otherwise rendered.
+   * Returns the number of pages.
+   */
+  putPagesFrom(keyOf: (page: number) => string, input: string, render: () => readonly unknown[]): number;
 }
 
 export function createDocumentSink(out: PackOutput, table: ObjectTable, previous: PreviousSnapshot | null, codeHash: string): DocumentSink {
+  const prevObjects = previous?.objects;
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
-    const before = previous?.objects.get(key);
-    if (!previous || !before || before.input !== input) return false;
+    if (prevObjects?.inputOf(key) !== input) return false;
+    if (table.reusePrevious(key)) return true;
+    const before = prevObjects.get(key)!;
     table.add({ key, size: before.size, sha256: before.sha256, input, at: out.reuse(key, before) });
     return true;
   };
@@ -37,6 +73,9 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
     const bytes = gzip(json);
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
+  // Every range object of a card carries the card's input fingerprint; the 30d one stands for all.
+  const entityInput = (ref: EntityRef): string | null | undefined =>
+    table.inputOf(ref.entity === 'card' ? cardKey(ref.id, '30d') : figureKey(ref.id));
   return {
     put(key, doc) {
       const json = stableJson(doc);
@@ -44,17 +83,34 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
       if (!reused(key, input)) write(key, json, input);
     },
     putFromCards(key, cardIds, render) {
-      // Every range object of a card carries the card's input fingerprint; the 30d one stands for all.
       // The ids are sorted so the fingerprint does not depend on the catalog's order.
       const parts: string[] = [codeHash, 'cards:'];
       for (const id of [...cardIds].sort()) {
-        const input = table.inputOf(cardKey(id, '30d'));
+        const input = entityInput({ entity: 'card', id });
         if (input === undefined || input === null) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
         parts.push(id, input);
       }
       const input = fingerprint(...parts);
       if (!reused(key, input)) write(key, stableJson(render()), input);
     },
+    inputOf(tag, records, refs) {
+      const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
+      for (const r of records) parts.push(stableJson(r));
+      for (const ref of refs) parts.push(ref.entity, ref.id, entityInput(ref) ?? '-');
+      return fingerprint(...parts);
+    },
+    putFrom(key, input, render) {
+      if (!reused(key, input)) write(key, stableJson(render()), input);
+    },
+    putPagesFrom(keyOf, input, render) {
+      if (prevObjects?.inputOf(keyOf(1)) === input) {
+        let page = 1;
+        while (reused(keyOf(page), input)) page++;
+        return page - 1;
+      }
+      const pages = render();
+      pages.forEach((doc, i) => write(keyOf(i + 1), stableJson(doc), input));
+      return pages.length;
+    },
   };
 }
-

@@ -24,6 +24,27 @@ export interface PriceSummaries {
   figures: Map<string, PriceSummary>;
   /** First and last priced day over all series (catalog summary). */
   range: PriceRange;
+  /**
+   * The entities rendered again (their input changed), and whether each of them is in the previous
+   * snapshot with the same record part of its input (so only its price line or FX quotes changed):
+   * the search index is then updated in place instead of rebuilt (search-phase.ts).
+   */
+  rendered: { card: string[]; figure: string[]; onlyPrices: boolean };
+}
+
+/**
+ * An entity's input fingerprint is two parts joined by a dot: its record (with its set or series
+ * and the renderer code), then its raw price line and FX quotes. Equality of the whole decides
+ * re-use; the first part tells a price change from a record change.
+ */
+export function entityInput(record: string, prices: string): string {
+  return `${record}.${prices}`;
+}
+
+function recordPartOf(input: string | null | undefined): string | null {
+  if (typeof input !== 'string') return null;
+  const dot = input.indexOf('.');
+  return dot < 0 ? null : input.slice(0, dot);
 }
 
 const BATCH = 64;
@@ -44,7 +65,7 @@ export interface EntityPhase {
  */
 export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
   const fx = createFxLookup(catalog.fxRates);
-  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null };
+  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null, rendered: { card: [], figure: [], onlyPrices: true } };
   // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
   const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
     for (const o of objects) {
@@ -64,14 +85,21 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     p.progress.advance(n);
   };
   const setJson = new Map<string, string>();
+  const fxByDate = new Map<string, string>();
   const seriesJson = new Map<string, string>();
 
   const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
     const summary = prices ? summarizePrices(prices) : null;
     if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
-    const fxPart = summary ? fxFingerprint(fx, summary.lastDate) : '';
+    let fxPart = '';
+    if (summary) {
+      // Most series end on one of a few days: the quotes of a day are looked up once.
+      fxPart = fxByDate.get(summary.lastDate) ?? '';
+      if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
+    }
     let job: EntityJob;
     let keys: string[];
+    let record: string;
     const prev = p.previous;
     if (entity === 'card') {
       const card = catalog.cards.get(id) as CardRecord;
@@ -79,7 +107,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       const sKey = `${set.game}/${set.code}`;
       let sj = setJson.get(sKey);
       if (sj === undefined) setJson.set(sKey, (sj = stableJson(set)));
-      const input = fingerprint(p.codeHash, stableJson(card), sj, text ?? '', fxPart);
+      record = fingerprint(p.codeHash, stableJson(card), sj);
+      const input = entityInput(record, fingerprint(text ?? '', fxPart));
       keys = cardKeys(id);
       job = { kind: 'card', card, set, prices, input };
     } else {
@@ -87,14 +116,16 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       const series = catalog.figureSeries.get(figure.seriesId)!;
       let sj = seriesJson.get(series.id);
       if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
-      const input = fingerprint(p.codeHash, stableJson(figure), sj, text ?? '', fxPart);
+      record = fingerprint(p.codeHash, stableJson(figure), sj);
+      const input = entityInput(record, fingerprint(text ?? '', fxPart));
       keys = [figureKey(id)];
       job = { kind: 'figure', figure, series, prices, input };
     }
     const input = job.input;
-    if (prev && keys.every((k) => prev.objects.get(k)?.input === input)) {
+    if (prev && keys.every((k) => prev.objects.inputOf(k) === input)) {
       // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
       for (const k of keys) {
+        if (p.table.reusePrevious(k)) continue;
         const o = prev.objects.get(k)!;
         p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
       }
@@ -102,6 +133,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       if (reused % BATCH === 0) p.progress.advance(BATCH);
       return;
     }
+    summaries.rendered[entity].push(id);
+    if (recordPartOf(prev?.objects.inputOf(keys[0])) !== record) summaries.rendered.onlyPrices = false;
     batch.push(job);
     batchEntities++;
     if (batch.length >= BATCH) await flush();

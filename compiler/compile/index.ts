@@ -23,7 +23,7 @@ import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from 
 import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot } from '../publish/publish.js';
-import { changesJob, cardsPerSet, documentJob, setsJob } from '../bulk/write-bulk.js';
+import { changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { ObjectTable, type ChangeCounts, type TableEntry } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
 import { writeSnapshotIndex } from './object-index-phase.js';
@@ -169,8 +169,11 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));
     bulkFiles.submit(documentJob('cards', table.values(), previous?.objects, locate));
     bulkFiles.submit(documentJob('figures', table.values(), previous?.objects, locate));
+    const sets = setsJob(catalog.sets, cardsPerSet(catalog.cards.values()));
+    const previousSearch = previous ? { path: join(previous.dir, SEARCH_DB_FILE), sameSets: (await previousBulkInput(previous.dir, 'sets')) === sets.input } : null;
     const search = run.background(
-      await run.step('search index', null, () => startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads)),
+      await run.step('search index', null, () =>
+        startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads, previousSearch)),
     );
     await run.step('aggregate documents', null, () => {
       renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, table, previous, codeHash), progress);
@@ -179,7 +182,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     await run.step('search index finish', null, () => search.finish());
     const { counts, changes } = table.diff();
     bulkFiles.submit(documentJob('oracle', table.values(), previous?.objects, locate));
-    bulkFiles.submit(setsJob(catalog.sets, cardsPerSet(catalog.cards.values())));
+    bulkFiles.submit(sets);
     bulkFiles.submit(changesJob(changes));
     const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const packs = await run.step('object index', null, () => {
@@ -221,3 +224,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
   }
 }
 
+/** The input fingerprint of one bulk file of the previous snapshot (null when it has none). */
+async function previousBulkInput(dir: string, name: string): Promise<string | null> {
+  return (await previousBulk(dir)).get(name)?.input ?? null;
+}

@@ -51,15 +51,40 @@ export class ObjectColumns {
 
   /** Adds an object; a key added twice is a bug in the renderers (two documents, one URL). */
   add(o: StoredObject): void {
-    if (this.index.has(o.key)) throw new Error(`two documents render to the same key: ${o.key}`);
+    const i = this.push(o.key, o.size, o.input, o.at);
+    this.shas.write(o.sha256, i * 32, 32, 'hex');
+  }
+
+  /** `add` with the SHA-256 as its 32 bytes (an object index row): no hex string made and parsed per row. */
+  addRaw(key: string, size: number, sha256: Buffer, input: string | null, at: ObjectLoc | null): void {
+    const i = this.push(key, size, input, at);
+    sha256.copy(this.shas, i * 32, 0, 32);
+  }
+
+  /**
+   * Adds `key` of `other` as it is there (same size, SHA-256, input and location): an unchanged
+   * object of the previous snapshot, copied column to column without a view. False when `other`
+   * has no such key or its object has no pack (a per-URL previous snapshot: copied through `add`).
+   */
+  copyFrom(other: ObjectColumns, key: string): boolean {
+    const j = other.index.get(key);
+    if (j === undefined || other.packs[j] === NO_PACK) return false;
+    const p = other.packs[j];
+    const i = this.push(key, other.sizes[j], other.inputs[j], { pack: p >= NEW_PACK ? p - NEW_PACK : other.packNames[p], offset: other.offsets[j] });
+    other.shas.copy(this.shas, i * 32, j * 32, j * 32 + 32);
+    return true;
+  }
+
+  private push(key: string, size: number, input: string | null, at: ObjectLoc | null): number {
+    if (this.index.has(key)) throw new Error(`two documents render to the same key: ${key}`);
     const i = this.keyList.length;
     if (i === this.sizes.length) this.grow();
-    this.index.set(o.key, i);
-    this.keyList.push(o.key);
-    this.inputs.push(o.input);
-    this.sizes[i] = o.size;
-    this.shas.write(o.sha256, i * 32, 32, 'hex');
-    this.setAt(i, o.at);
+    this.index.set(key, i);
+    this.keyList.push(key);
+    this.inputs.push(input);
+    this.sizes[i] = size;
+    this.setAt(i, at);
+    return i;
   }
 
   get(key: string): StoredObject | undefined {
@@ -150,3 +175,4 @@ export class ObjectColumns {
     this.shas = shas;
   }
 }
+

@@ -41,6 +41,14 @@ export class ObjectTable {
     this.objects.add(entry);
   }
 
+  /**
+   * Adds the previous snapshot's object at `key` unchanged (same bytes, pack and offset, input); false
+   * when there is none or it has no pack (per-URL previous snapshot: the caller copies it with `add`).
+   */
+  reusePrevious(key: string): boolean {
+    return this.previous !== null && this.objects.copyFrom(this.previous.objects, key);
+  }
+
   /** Moves an object to another pack and offset (a sparse pack's live object, pack-output.ts). */
   relocate(key: string, at: ObjectLoc): void {
     this.objects.relocate(key, at);

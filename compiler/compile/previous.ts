@@ -66,7 +66,7 @@ function indexObjects(path: string, id: string): { objects: ObjectColumns; packS
     const objects = new ObjectColumns();
     const rows = db.prepare('SELECT key, pack, offset, length, sha256, input FROM objects').raw().iterate() as Iterable<[string, number, number, number, Buffer, string | null]>;
     for (const [key, pack, offset, length, sha, input] of rows) {
-      objects.add({ key, size: length, sha256: sha.toString('hex'), input, at: { pack: packs.get(pack)!, offset } });
+      objects.addRaw(key, length, sha, input, { pack: packs.get(pack)!, offset });
     }
     return { objects, packSizes };
   } finally {

@@ -8,7 +8,7 @@ import type { BinderRecord, UserRecord } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
 import { compareDesc, compareText } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
-import { isPublicUser, isPublishedBinder } from './privacy.js';
+import { isPublicUser, isPublishedBinder, type PublicUser } from './privacy.js';
 import { summarizeItems, type CatalogIndex, type EntitySummary } from './summaries.js';
 
 export interface ShowcaseBinderRef {
@@ -87,20 +87,28 @@ export function renderShowcases(user: UserRecord, binders: Iterable<BinderRecord
   };
 }
 
-/** Showcase documents of every public user, in handle order; binders are grouped by owner once. */
-export function renderAllShowcases(
-  users: Iterable<UserRecord>, binders: Iterable<BinderRecord>, index: CatalogIndex,
-): ShowcaseDocuments[] {
+/** A public user and every binder they own (renderShowcases picks the published ones). */
+export interface ShowcaseOwner {
+  user: PublicUser;
+  binders: BinderRecord[];
+}
+
+/** Every public user with their binders, in handle order (the compile renders or re-uses each one's documents). */
+export function showcaseOwners(users: Iterable<UserRecord>, binders: Iterable<BinderRecord>): ShowcaseOwner[] {
   const byOwner = new Map<string, BinderRecord[]>();
   for (const b of binders) {
     const list = byOwner.get(b.userId);
     if (list) list.push(b);
     else byOwner.set(b.userId, [b]);
   }
-  const out: ShowcaseDocuments[] = [];
-  for (const u of users) {
-    const docs = renderShowcases(u, byOwner.get(u.id) ?? [], index);
-    if (docs) out.push(docs);
-  }
-  return out.sort((a, b) => compareText(a.handle, b.handle));
+  const out: ShowcaseOwner[] = [];
+  for (const u of users) if (isPublicUser(u)) out.push({ user: u, binders: byOwner.get(u.id) ?? [] });
+  return out.sort((a, b) => compareText(a.user.handle, b.user.handle));
+}
+
+/** Showcase documents of every public user, in handle order; binders are grouped by owner once. */
+export function renderAllShowcases(
+  users: Iterable<UserRecord>, binders: Iterable<BinderRecord>, index: CatalogIndex,
+): ShowcaseDocuments[] {
+  return showcaseOwners(users, binders).map(({ user, binders: own }) => renderShowcases(user, own, index)!);
 }

@@ -171,7 +171,7 @@ export function createSearchIndexBuilder(path: string, options: SearchIndexBuild
   };
 }
 
-function normalizeAsOf(asOf: string | null): string | null {
+export function normalizeAsOf(asOf: string | null): string | null {
   if (asOf === null) return null;
   try {
     return toTimestamp(asOf);

@@ -25,6 +25,53 @@ function bumpLastPrice(cat: string, pick: (rec: { entity: string; id: string }) 
   return rec;
 }
 
+/** Adds 7 cents to the last price of every 100th price line of `cat` (cards and figures), as the benchmark does; returns how many. */
+function touchOnePercentOfPrices(cat: string): number {
+  let changed = 0;
+  const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').map((l, i) => {
+    if (l.length === 0 || i % 100 !== 0) return l;
+    const rec = JSON.parse(l);
+    rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + 7;
+    changed++;
+    return JSON.stringify(rec);
+  });
+  writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
+  return changed;
+}
+
+/** Compiles `cat` into a fresh root and expects the same objects (key, SHA-256, size) and search rows as `root`'s current snapshot. */
+async function expectSameAsFullCompile(cat: string, root: string) {
+  const fresh = tempDir();
+  const f = await runCli(['compile', '--source', cat, '--out', fresh]);
+  expect(f.code, f.stderr).toBe(0);
+  const objects = (dir: string) => manifestEntries(dir).map((e) => `${e.key} ${e.sha256} ${e.size}`);
+  expect(objects(root)).toEqual(objects(fresh));
+  const search = (dir: string) => {
+    const db = new Database(join(dir, currentId(dir)!, SEARCH_DB_FILE), { readonly: true });
+    try {
+      const fts = db.prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid`);
+      return {
+        rows: db.prepare('SELECT * FROM search_entries ORDER BY rank').all(),
+        meta: db.prepare('SELECT * FROM search_meta ORDER BY key').all(),
+        // The indexed text too: a few words and prefixes every catalog has.
+        matches: ['a*', 'the', 'cardmtg', 'figure', 'set*'].map((q) => fts.all(q)),
+      };
+    } finally {
+      db.close();
+    }
+  };
+  expect(search(root)).toEqual(search(fresh));
+}
+
+/** A copy of the test catalog (to change) and a root with its first snapshot compiled. */
+async function compiledCopy(): Promise<{ cat: string; root: string }> {
+  const cat = join(tempDir(), 'catalog');
+  cpSync(catalog, cat, { recursive: true });
+  const root = tempDir();
+  expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+  return { cat, root };
+}
+
 /** The change list of the current snapshot. */
 function currentChanges(root: string): { key: string; change: string }[] {
   return readFileSync(join(root, currentId(root)!, 'changes.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -95,10 +142,7 @@ describe('catalog compile', () => {
   });
 
   it('when one price series changes then only the documents that depend on it change, and the change list names them', async () => {
-    const cat = join(tempDir(), 'catalog');
-    cpSync(catalog, cat, { recursive: true });
-    const root = tempDir();
-    expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+    const { cat, root } = await compiledCopy();
     const rec = bumpLastPrice(cat, (r) => r.entity === 'card', 12345);
     const r = await runCli(['compile', '--source', cat, '--out', root]);
     expect(r.code, r.stderr).toBe(0);
@@ -111,11 +155,50 @@ describe('catalog compile', () => {
     expect(readDoc(root, `v1/cards/${rec.id}/30d.json.gz`).data.prices.marketCents).toBe(rec.usdCents[rec.usdCents.length - 1]);
   });
 
+  it('when prices, a card, a user and a binder change then the incremental compile holds exactly the objects of a full compile of the changed catalog', async () => {
+    const { cat, root } = await compiledCopy();
+    touchOnePercentOfPrices(cat);
+    // A card's artist (two artists' pages and its set page), the last card removed, a public user's
+    // display name (their showcase) and a binder's items (its owner's binder pages).
+    const editLine = (file: string, pick: (rec: any) => boolean, edit: (rec: any) => unknown | null, optional = false) => {
+      const lines = readFileSync(join(cat, file), 'utf8').split('\n');
+      const idx = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l)));
+      if (idx < 0 && optional) return;
+      expect(idx, `${file} has a line to edit`).toBeGreaterThanOrEqual(0);
+      const next = edit(JSON.parse(lines[idx]));
+      if (next === null) lines.splice(idx, 1);
+      else lines[idx] = JSON.stringify(next);
+      writeFileSync(join(cat, file), lines.join('\n'));
+    };
+    editLine('cards.ndjson', (c) => c.artist !== null, (c) => ({ ...c, artist: 'Incremental Tester' }));
+    // A card no binder or activity event names (a record naming an unknown card is a bad record).
+    const named = ['binders.ndjson', 'activity.ndjson'].map((f) => readFileSync(join(cat, f), 'utf8')).join('\n');
+    const gone = readFileSync(join(cat, 'cards.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).filter((id) => !named.includes(`"${id}"`)).at(-1);
+    editLine('cards.ndjson', (c) => c.id === gone, () => null);
+    editLine('prices.ndjson', (p) => p.entity === 'card' && p.id === gone, () => null, true);
+    editLine('users.ndjson', (u) => u.showcase && !u.anonymous && u.handle !== null, (u) => ({ ...u, displayName: 'Renamed' }));
+    editLine('binders.ndjson', (b) => b.public && b.items.length > 1, (b) => ({ ...b, items: b.items.slice(1) }));
+
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    // The new artist's page is new; the removed card's five range objects are removed.
+    expect(r.stdout).toMatch(/\(1 new, \d+ changed, \d+ unchanged, 5 removed\)/);
+    // A record changed: the search index is built whole.
+    expect(r.stderr).not.toContain('search index: ');
+    await expectSameAsFullCompile(cat, root);
+  });
+
+  it('when only prices change then the search index is a copy of the previous one with those entries updated, the same as a full build', async () => {
+    const { cat, root } = await compiledCopy();
+    const changed = touchOnePercentOfPrices(cat);
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`search index: ${changed} entries updated in a copy of the previous index`);
+    await expectSameAsFullCompile(cat, root);
+  });
+
   it('when a printing changes then its oracle concept is rendered again and every other oracle document is re-used', async () => {
-    const cat = join(tempDir(), 'catalog');
-    cpSync(catalog, cat, { recursive: true });
-    const root = tempDir();
-    expect((await runCli(['compile', '--source', cat, '--out', root])).code).toBe(0);
+    const { cat, root } = await compiledCopy();
     const first = currentId(root)!;
     const cardLines = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n');
     const idx = cardLines.findIndex((l) => l.length > 0 && JSON.parse(l).oracleId !== null);

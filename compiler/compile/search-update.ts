@@ -1,0 +1,83 @@
+/**
+ * The search index of an incremental compile in which only prices changed: a copy of the previous
+ * snapshot's `search.sqlite` with the summaries of the re-rendered cards and figures replaced.
+ *
+ * A price reaches an entry only through its summary (marketCents, priceDate, priceSynthetic): the
+ * rank is the position by watchers, and the indexed text is the name, set or series name, artist and
+ * number, all from the records. So when no record changed (every re-rendered entity has the record
+ * part of its previous input, entity-phase.ts), no entity was added or removed (the counts by kind
+ * match and none is new) and the set records with their card counts are the same (the `sets` bulk
+ * file's input), every row but the re-rendered entities' summaries is already what a full build
+ * would write, and the FTS index (whose rows a contentless table cannot even update without the old
+ * text) stays as it is. Anything else returns null and the index is built whole.
+ *
+ * The file is a copy, not the previous one opened for writing: the previous snapshot stays intact.
+ *
+ * @example
+ *   const done = updateSearchIndexCopy(join(dir, 'search.sqlite'), { path: prevPath, sameSets: true }, catalog, prices);
+ *   done?.updated  // 1003
+ */
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { stableJson } from '../../snapshots/codec.js';
+import { SEARCH_META_AS_OF, SEARCH_SCHEMA_VERSION } from '../../snapshots/search-schema.js';
+import { normalizeAsOf } from '../search/index-builder.js';
+import type { LoadedCatalog } from '../source/index.js';
+import type { PriceSummaries } from './entity-phase.js';
+import { cardEntry, figureEntry } from './search-entries.js';
+
+export interface PreviousSearchIndex {
+  /** The previous snapshot's search.sqlite. */
+  path: string;
+  /** True when the set records with their card counts equal the previous snapshot's. */
+  sameSets: boolean;
+}
+
+export interface UpdatedSearchIndex {
+  /** Entries whose summary was replaced. */
+  updated: number;
+  finish(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export function updateSearchIndexCopy(path: string, previous: PreviousSearchIndex, catalog: LoadedCatalog, prices: PriceSummaries): UpdatedSearchIndex | null {
+  const rendered = prices.rendered;
+  if (!rendered.onlyPrices || !previous.sameSets || !existsSync(previous.path)) return null;
+  const remove = () => {
+    for (const p of [path, `${path}-journal`]) rmSync(p, { force: true });
+  };
+  copyFileSync(previous.path, path);
+  const db = new Database(path);
+  let done = false;
+  try {
+    if (db.pragma('user_version', { simple: true }) !== SEARCH_SCHEMA_VERSION) return null;
+    const want: Record<string, number> = { card: catalog.cards.size, figure: catalog.figures.size, set: catalog.sets.length };
+    const have = db.prepare('SELECT kind, count(*) AS n FROM search_entries GROUP BY kind').all() as { kind: string; n: number }[];
+    if (have.length !== Object.values(want).filter((n) => n > 0).length || have.some((k) => want[k.kind] !== k.n)) return null;
+    // Rows by (kind, id): the table is keyed by rank and has no index on the id, and one pass over
+    // 105,856 rows costs less than an index built for a thousand lookups.
+    const wanted = new Set<string>();
+    for (const id of rendered.card) wanted.add(`card\u0000${id}`);
+    for (const id of rendered.figure) wanted.add(`figure\u0000${id}`);
+    const rankOf = new Map<string, number>();
+    for (const [rank, kind, id] of db.prepare('SELECT rank, kind, id FROM search_entries').raw().iterate() as Iterable<[number, string, string]>) {
+      const k = `${kind}\u0000${id}`;
+      if (wanted.has(k)) rankOf.set(k, rank);
+    }
+    if (rankOf.size !== wanted.size) return null;
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    const update = db.prepare('UPDATE search_entries SET summary = ? WHERE rank = ?');
+    db.transaction(() => {
+      for (const id of rendered.card) update.run(stableJson(cardEntry(catalog, prices, catalog.cards.get(id)!).summary), rankOf.get(`card\u0000${id}`));
+      for (const id of rendered.figure) update.run(stableJson(figureEntry(catalog, prices, catalog.figures.get(id)!).summary), rankOf.get(`figure\u0000${id}`));
+      db.prepare('INSERT OR REPLACE INTO search_meta(key, value) VALUES (?, ?)').run(SEARCH_META_AS_OF, normalizeAsOf(catalog.meta.asOf ?? null));
+    })();
+    db.pragma('journal_mode = DELETE');
+    done = true;
+    return { updated: wanted.size, finish: async () => undefined, abort: async () => remove() };
+  } finally {
+    db.close();
+    if (!done) remove();
+  }
+}
