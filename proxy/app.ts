@@ -44,6 +44,8 @@ import type { ServedObject } from './serve-object/object-loader.js';
 import { createGroupCommit } from './state/group-commit.js';
 import type { StateDb } from './state/open.js';
 import type { SearchIndexCache } from './search/index-cache.js';
+import { createSqliteWebhookStore } from './webhooks/sqlite-store.js';
+import type { WebhookStore } from './webhooks/store.js';
 
 export interface AppDeps {
   db: StateDb;
@@ -62,6 +64,8 @@ export interface AppDeps {
   metricsRegistry?: Registry;
   /** The /v1 routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
   routes?: readonly Route[];
+  /** Webhook endpoints and deliveries (default: on `db`); `allowLoopbackHttp` from CATALOG_WEBHOOKS_ALLOW_LOOPBACK_HTTP. */
+  webhooks?: { store?: WebhookStore; allowLoopbackHttp?: boolean };
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -86,6 +90,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const routeDeps = createRouteDeps({
     snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey,
     admin: { keys, audit: createAuditReader(deps.db), clock },
+    webhooks: { store: deps.webhooks?.store ?? createSqliteWebhookStore(deps.db, { clock }), allowLoopbackHttp: deps.webhooks?.allowLoopbackHttp === true, clock },
     document: () => buildOpenApiDocument(committedExamples(), routes),
   });
   app.route('/', tableRouter(documentTable(), routeDeps));

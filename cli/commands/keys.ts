@@ -112,7 +112,7 @@ export function withStore<T>(file: string, run: (store: KeyStore, state: ReturnT
 }
 
 /** Validation errors of flags are usage errors on the command line (exit 64), not HTTP 400s. */
-function asUsage<T>(parse: () => T): T {
+export function asUsage<T>(parse: () => T): T {
   try {
     return parse();
   } catch (err) {

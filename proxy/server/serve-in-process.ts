@@ -20,6 +20,9 @@ import { answerMetricsRequests } from '../ops/cluster-metrics.js';
 import { createProcessRegistry } from '../ops/process-registry.js';
 import { renderMetrics } from '../ops/render-metrics.js';
 import { openStateDb } from '../state/open.js';
+import { loadWebhookSettings } from '../webhooks/settings.js';
+import { createSqliteWebhookStore } from '../webhooks/sqlite-store.js';
+import { startWebhookSender } from '../webhooks/sender.js';
 import { startAuditRetention } from '../audit/retention.js';
 import { SERVING_AUTOCHECKPOINT_PAGES, startCheckpoints } from '../state/checkpoints.js';
 import {
@@ -32,6 +35,7 @@ import { firstLine, onStopSignals, startMetricsPort, stderrLog } from './server-
 export async function serveInProcess(options: ServerOptions, role: 'single' | 'worker'): Promise<RunningServer> {
   const log = options.log ?? stderrLog;
   const config = loadConfig(options.env);
+  const webhookSettings = loadWebhookSettings(options.env);
   const publicKey = options.publicKeyFile === undefined ? null : loadPublicKey(options.publicKeyFile);
   const snapshots = await openSnapshotSource(options.snapshots, {
     cacheDir: snapshotCacheDir(options),
@@ -44,12 +48,14 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   const searchIndexes = createSearchIndexCache();
   // Metrics are kept only when there is an admin port to read them (in a worker, the primary's).
   const registry = options.adminPort === undefined ? null : createProcessRegistry(role === 'worker' ? `worker-${cluster.worker?.id ?? process.pid}` : 'single');
+  const webhookStore = createSqliteWebhookStore(state);
   let server: Server;
   let admin: AdminServer | null = null;
   try {
     const app = createApp({
       db: state, config, snapshots, cacheBytes: options.cacheBytes,
       logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
+      webhooks: { store: webhookStore, allowLoopbackHttp: webhookSettings.allowLoopbackHttp },
     });
     const appListener = getRequestListener(app.fetch, { errorHandler: answerAdapterError });
     server = createServer({
@@ -86,6 +92,9 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   // Checkpoints run on a timer, never inside a request (state/checkpoints.ts); in a cluster the
   // primary runs them, so a worker only ever checkpoints as the 64 MiB backstop.
   const checkpoints = role === 'single' ? startCheckpoints({ state, onError: (err) => log(`catalog serve: WAL checkpoint failed: ${firstLine(err)}`) }) : null;
+  // Every process sends (several share the state file: the store's leases keep one sender per
+  // delivery); in the background, so a slow receiver never holds a request or a publish.
+  const webhooks = startWebhookSender({ store: webhookStore, snapshots, settings: webhookSettings, log: (line) => log(`catalog serve: ${line}`) });
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
   if (role === 'single') {
     log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${options.state})`);
@@ -101,6 +110,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
       admin?.close();
       stopAnswering?.();
       await drain(server);
+      await webhooks.stop();
       retention.stop();
       checkpoints?.stop();
       await searchIndexes.close();
