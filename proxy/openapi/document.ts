@@ -24,7 +24,7 @@ import { documentTable } from '../route-table/document-table.js';
 import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths } from './routes-snapshot.js';
 import { snapshotSchemas, snapshotSchemasWithEnvelope } from './schemas-snapshot.js';
 import { adminSchemas } from './schemas-admin.js';
-import { webhookSchemas } from '../webhooks/openapi-schemas.js';
+import { webhookEvents, webhookSchemas } from '../webhooks/openapi-schemas.js';
 import { WEBHOOK_TAG } from '../route-table/webhook-table.js';
 import { commonSchemas } from './schemas-common.js';
 import { documentSchemas } from './schemas-documents.js';
@@ -93,6 +93,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
     servers: [{ url: '/', description: 'The server that sent this document.' }],
     tags: TAGS,
     paths,
+    webhooks: webhookEvents(),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A partner key `rxk_` + 32 base62 characters. Counted against its tier and audited.' },

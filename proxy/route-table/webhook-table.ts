@@ -23,7 +23,7 @@ const NO_STORE = (): Record<string, Schema> => headerSet(['X-Request-Id', 'Cache
 const PARTNER_HEADERS = (): Record<string, Schema> => headerSet(['X-Request-Id', 'Cache-Control', 'Vary'], ['Content-Encoding', 'Link', ...RATE_HEADERS]);
 const ADMIN_ERRORS: ErrorStatus[] = [401, 403, 405, 429, 500];
 const ONE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 405, 429, 500];
-const PARTNER_ERRORS: ErrorStatus[] = [400, 401, 403, 429, 500];
+const PARTNER_ERRORS: ErrorStatus[] = [400, 401, 403, 405, 429];
 
 const EndpointId = pathParam({
   component: 'WebhookEndpointId', name: 'id', description: 'A webhook endpoint id (`whe_` and 16 characters).',

@@ -10,8 +10,11 @@ import { EVENT_TYPE } from './payload.js';
 
 export const endpointIdSchema = (): Schema => ({ type: 'string', pattern: ENDPOINT_ID_PATTERN.source, description: 'A webhook endpoint id; not secret.' });
 const deliveryId = (): Schema => ({ type: 'string', pattern: DELIVERY_ID_PATTERN.source, description: 'A delivery id, also sent in the Catalog-Delivery-Id header: the same on every attempt, so a receiver can drop a repeat.' });
-const url = (): Schema => ({ type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH, description: 'https:// URL the events are POSTed to; no user:password, no #fragment.' });
-const description = (): Schema => ({ type: ['string', 'null'], maxLength: MAX_DESCRIPTION_LENGTH, description: 'A note for people (what receives it).' });
+// The https form operators register (endpoint-url.ts also takes http to loopback, for tests only).
+const url = (): Schema => ({ type: 'string', pattern: '^https://[A-Za-z0-9.-]+(:[1-9][0-9]{0,3})?(/[^\\s#]*)?$', maxLength: MAX_URL_LENGTH, description: 'https:// URL the events are POSTed to; no user:password, no #fragment.' });
+const description = (): Schema => ({
+  oneOf: [{ type: 'string', maxLength: MAX_DESCRIPTION_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description: 'A note for people (what receives it); no control characters.' }, { type: 'null' }],
+});
 const endpointFields = () => ({
   endpointId: endpointIdSchema(), tenant: tenantSchema(), url: url(), description: description(),
   createdAt: timestamp(), secretRotatedAt: nullable(ref('Timestamp')),
@@ -52,5 +55,25 @@ export function webhookSchemas(): Record<string, Schema> {
     }, 'The JSON body POSTed to an endpoint when a snapshot becomes current, signed in the Catalog-Signature header.'),
     WebhooksEnvelope: envelopeSchema('webhooks', ref('WebhookEndpoint'), true, 'A page of the caller\'s webhook endpoints.'),
     WebhookDeliveriesEnvelope: envelopeSchema('webhookDeliveries', ref('WebhookDelivery'), true, 'A page of the caller\'s deliveries, newest first.'),
+  };
+}
+
+/** The document's `webhooks` (OpenAPI 3.1): the request a registered endpoint receives. */
+export function webhookEvents(): Record<string, Schema> {
+  return {
+    snapshotPublished: {
+      post: {
+        operationId: 'snapshotPublished', summary: 'A new snapshot became current', tags: ['Webhooks'],
+        // Sent by the service, not called on it: the signature authenticates it, no credential.
+        security: [],
+        description: 'POSTed to every endpoint of every tenant once per snapshot, signed in Catalog-Signature (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); retried with backoff until a 2xx (docs/partners.md §13).',
+        parameters: [
+          { name: 'Catalog-Signature', in: 'header', required: true, description: 'The timestamp and signature; verify before trusting the body.', schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' } },
+          { name: 'Catalog-Delivery-Id', in: 'header', required: true, description: 'The delivery id, also in the body.', schema: { type: 'string' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+        responses: { '2XX': { description: 'Delivered; any other answer (or none within 10 s) is retried, 410 ends the delivery.' } },
+      },
+    },
   };
 }

@@ -929,7 +929,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    snapshotPublished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new snapshot became current
+         * @description POSTed to every endpoint of every tenant once per snapshot, signed in Catalog-Signature (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); retried with backoff until a 2xx (docs/partners.md §13).
+         */
+        post: operations["snapshotPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2235,12 +2256,8 @@ export interface components {
             endpointId: string;
             /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
             tenant: string;
-            /**
-             * Format: uri
-             * @description https:// URL the events are POSTed to; no user:password, no #fragment.
-             */
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
             url: string;
-            /** @description A note for people (what receives it). */
             description: string | null;
             createdAt: components["schemas"]["Timestamp"];
             secretRotatedAt: components["schemas"]["Timestamp"] | null;
@@ -2250,12 +2267,8 @@ export interface components {
             endpointId: string;
             /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
             tenant: string;
-            /**
-             * Format: uri
-             * @description https:// URL the events are POSTed to; no user:password, no #fragment.
-             */
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
             url: string;
-            /** @description A note for people (what receives it). */
             description: string | null;
             createdAt: components["schemas"]["Timestamp"];
             secretRotatedAt: components["schemas"]["Timestamp"] | null;
@@ -2268,12 +2281,8 @@ export interface components {
         WebhookCreateRequest: {
             /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
             tenant: string;
-            /**
-             * Format: uri
-             * @description https:// URL the events are POSTed to; no user:password, no #fragment.
-             */
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
             url: string;
-            /** @description A note for people (what receives it). */
             description?: string | null;
         };
         /** @description One snapshot announced to one endpoint. */
@@ -4504,8 +4513,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
         };
     };
     listMyWebhookDeliveries: {
@@ -4545,8 +4554,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
         };
     };
     getOpenApi: {
@@ -4695,6 +4704,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    snapshotPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The timestamp and signature; verify before trusting the body. */
+                "Catalog-Signature": string;
+                /** @description The delivery id, also in the body. */
+                "Catalog-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within 10 s) is retried, 410 ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
