@@ -14,6 +14,7 @@ import { registerVerify } from './commands/verify.js';
 import { registerServe } from './commands/serve.js';
 import { registerKeys } from './commands/keys.js';
 import { registerAudit } from './commands/audit.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 import { registerSigning } from './commands/signing.js';
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIO): Command {
   registerServe(program, io);
   registerKeys(program, io);
   registerAudit(program, io);
+  registerWebhooks(program, io);
   registerDemo(program, io);
   registerImport(program, io);
   registerSigning(program, io);

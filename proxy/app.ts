@@ -43,6 +43,9 @@ import type { ServedObject } from './serve-object/object-loader.js';
 import type { FleetState } from './state/fleet/open-fleet.js';
 import type { StateDb } from './state/open.js';
 import type { SearchIndexCache } from './search/index-cache.js';
+import { createSqliteWebhookStore } from './webhooks/sqlite-store.js';
+import type { WebhookDeps } from './webhooks/deps.js';
+import type { WebhookStore } from './webhooks/store.js';
 
 export interface AppDeps {
   /** The embedded SQLite state (the default)… */
@@ -64,6 +67,8 @@ export interface AppDeps {
   metricsRegistry?: Registry;
   /** The /v1 routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
   routes?: readonly Route[];
+  /** Webhook endpoints and deliveries (default: on `db`); `allowLoopbackHttp` from CATALOG_WEBHOOKS_ALLOW_LOOPBACK_HTTP. */
+  webhooks?: { store?: WebhookStore; allowLoopbackHttp?: boolean };
 }
 
 export function createApp(deps: AppDeps): Hono<ProxyEnv> {
@@ -87,6 +92,7 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   const routeDeps = createRouteDeps({
     snapshots: deps.snapshots, cache, searchIndexes: deps.searchIndexes, publicKey: deps.publicKey,
     admin: { keys: state.keys, audit: state.audit, clock },
+    webhooks: webhookDeps(deps, clock),
     document: () => buildOpenApiDocument(committedExamples(), routes),
   });
   app.route('/', tableRouter(documentTable(), routeDeps));
@@ -100,4 +106,13 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   app.notFound((c) => errors.respond(c, new CatalogError('not_found', 'No route matches this path.')));
   app.onError(errors.onError);
   return app;
+}
+
+/**
+ * The webhook routes' store: the one given, else the SQLite state's. The fleet state has none yet
+ * (its routes answer `unavailable`, webhooks/answers.ts), so a fleet never half-delivers.
+ */
+function webhookDeps(deps: AppDeps, clock: () => number): WebhookDeps | undefined {
+  const store = deps.webhooks?.store ?? (deps.db === undefined ? undefined : createSqliteWebhookStore(deps.db, { clock }));
+  return store === undefined ? undefined : { store, allowLoopbackHttp: deps.webhooks?.allowLoopbackHttp === true, clock };
 }

@@ -11,7 +11,7 @@ export const DOCUMENT_KINDS = [
   'card', 'figure', 'oracle', 'set', 'artist', 'series', 'pullStats', 'search', 'trending', 'recent',
   'discoverSets', 'discoverUsers', 'discoverBinders', 'discoverActivity', 'discoverSparklines',
   'catalogSummary', 'audit', 'showcase', 'showcaseBinders', 'snapshot', 'snapshotChanges', 'bulkFiles',
-  'snapshots',
+  'snapshots', 'webhooks', 'webhookDeliveries',
 ] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 

@@ -107,7 +107,7 @@ function printMinted(io: CliIO, minted: MintedKey, json: boolean): void {
 }
 
 /** Validation errors of flags are usage errors on the command line (exit 64), not HTTP 400s. */
-function asUsage<T>(parse: () => T): T {
+export function asUsage<T>(parse: () => T): T {
   try {
     return parse();
   } catch (err) {

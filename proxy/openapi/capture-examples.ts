@@ -22,6 +22,7 @@ import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createKeyStore } from '../keys/store.js';
 import { openStateDb } from '../state/open.js';
+import { createSqliteWebhookStore } from '../webhooks/sqlite-store.js';
 import { KEY_PATTERN } from '../keys/format.js';
 import { createFsSnapshotSource } from '../../snapshots/store/fs.js';
 import type { SnapshotReader, SnapshotSource } from '../../snapshots/store/types.js';
@@ -40,6 +41,9 @@ const EXAMPLE_SNAPSHOT_ID = '20261120T020000Z-0c1a2b3d';
 /** Stands for the first compile of the example catalog (the current snapshot's `previous`). */
 const EXAMPLE_PREVIOUS_SNAPSHOT_ID = '20261119T020000Z-5e6f7a8b';
 const EXAMPLE_KEY_IDS = ['Ab12Cd34', 'Ef56Gh78', 'Ij90Kl12', 'Mn34Op56'];
+const EXAMPLE_ENDPOINT_ID = 'whe_Qr78St90Uv12Wx34';
+const EXAMPLE_DELIVERY_ID = 'whd_Yz56Ab78Cd90Ef12Gh34Ij';
+const EXAMPLE_WEBHOOK_SECRET = `whsec_${'x'.repeat(43)}`;
 /** Stands for the manifest's SHA-256, which names the snapshot id and so differs per compile. */
 const EXAMPLE_MANIFEST_SHA256 = createHash('sha256').update('example manifest').digest('hex');
 
@@ -69,7 +73,7 @@ function harness(snapshots: SnapshotSource, internalKey: string, dir: string, na
       return { request: `${method} ${path}`, status: res.status, body: json ? await res.json() : await res.text() };
     },
   };
-  return { h, keys: createKeyStore(state, { clock }), close: () => state.close() };
+  return { h, keys: createKeyStore(state, { clock }), webhooks: createSqliteWebhookStore(state, { clock }), close: () => state.close() };
 }
 
 function expect(example: CapturedExample, status: number): CapturedExample {
@@ -165,6 +169,20 @@ export async function captureExamples(snapshotRoot: string): Promise<OpenApiExam
     operations.rotateKey = rotate;
     operations.revokeKey = expect(await h.call('DELETE', `/v1/admin/b2b-keys/${(rotate.body as { keyId: string }).keyId}`, internal), 200);
 
+    // Webhooks: an endpoint, the current snapshot announced to it (what the sender does on a
+    // publish), then the partner's reads and the operator's rotate and delete.
+    const hook = expect(await h.call('POST', '/v1/admin/webhooks', internal, { tenant: 'acme', url: 'https://hooks.acme.example/catalog', description: 'snapshot importer' }), 201);
+    operations.createWebhook = hook;
+    // The first key was rotated above: the partner reads with a live key of the same tenant.
+    const acme = { Authorization: `Bearer ${main.keys.mint({ tenant: 'acme', tier: 'standard' }).key}` };
+    const endpointId = (hook.body as { endpointId: string }).endpointId;
+    main.webhooks.announce(snapshotId, JSON.stringify((operations.listSnapshots.body as { data: unknown[] }).data[0]), now);
+    operations.listWebhooks = expect(await h.call('GET', '/v1/admin/webhooks?tenant=acme', internal), 200);
+    operations.listMyWebhooks = expect(await h.call('GET', '/v1/webhooks', acme), 200);
+    operations.listMyWebhookDeliveries = expect(await h.call('GET', '/v1/webhooks/deliveries?status=pending', acme), 200);
+    operations.rotateWebhookSecret = expect(await h.call('POST', `/v1/admin/webhooks/${endpointId}/rotate-secret`, internal), 201);
+    operations.deleteWebhook = expect(await h.call('DELETE', `/v1/admin/webhooks/${endpointId}`, internal), 200);
+
     const pinned = pinSnapshot({ catalog: structuredClone(EXAMPLE_CATALOG), operations, errors }, snapshotId, previous, manifest.sha256);
     const signature = pinned.operations.getSnapshotSignature.body as ManifestSignature;
     signature.signature = signManifest(signing.privateKey, signature).signature;
@@ -215,8 +233,13 @@ export function stabilize(examples: OpenApiExamples): OpenApiExamples {
       case 'snapshotId': return EXAMPLE_SNAPSHOT_ID;
       case 'durationMs': return 1;
       case 'keyId': case 'apiKeyId': case 'replacedBy': return stableKeyId(value as string);
+      case 'endpointId': return EXAMPLE_ENDPOINT_ID;
+      case 'deliveryId': return EXAMPLE_DELIVERY_ID;
+      case 'secret': return EXAMPLE_WEBHOOK_SECRET;
       case 'key': return KEY_PATTERN.test(value as string) ? `rxk_${stableKeyId((value as string).slice(4, 12))}${'x'.repeat(24)}` : value;
-      case 'request': case 'path': return (value as string).replace(/\/b2b-keys\/([0-9A-Za-z]{8})/, (_, id: string) => `/b2b-keys/${stableKeyId(id)}`);
+      case 'request': case 'path': return (value as string)
+        .replace(/\/b2b-keys\/([0-9A-Za-z]{8})/, (_, id: string) => `/b2b-keys/${stableKeyId(id)}`)
+        .replace(/\/webhooks\/whe_[0-9A-Za-z_-]{16}/, `/webhooks/${EXAMPLE_ENDPOINT_ID}`);
       default: return value;
     }
   };

@@ -24,6 +24,8 @@ import { documentTable } from '../route-table/document-table.js';
 import { HEALTH_TAG, SNAPSHOT_TAG, healthPaths } from './routes-snapshot.js';
 import { snapshotSchemas, snapshotSchemasWithEnvelope } from './schemas-snapshot.js';
 import { adminSchemas } from './schemas-admin.js';
+import { webhookEvents, webhookSchemas } from '../webhooks/openapi-schemas.js';
+import { WEBHOOK_TAG } from '../route-table/webhook-table.js';
 import { commonSchemas } from './schemas-common.js';
 import { documentSchemas } from './schemas-documents.js';
 import { listSchemas } from './schemas-lists.js';
@@ -64,6 +66,7 @@ const TAGS = [
   { name: 'Public showcase', description: 'Users who opted in; no credential needed.' },
   { name: SNAPSHOT_TAG, description: 'The snapshot itself: its manifest and signature, what changed, single stored objects and bulk files, for mirrors and bulk consumers (docs/mirroring.md).' },
   { name: 'Keys and audit', description: 'Operator routes (X-Service-Internal-Key) and the audit rows of a key.' },
+  { name: WEBHOOK_TAG, description: 'Signed POSTs to a partner\'s HTTPS endpoints when a new snapshot becomes current: the operator registers endpoints, a partner reads its endpoints and delivery log (docs/partners.md).' },
   { name: 'Document', description: 'This OpenAPI document, and the reference page (GET /docs) that renders it in a browser.' },
   { name: HEALTH_TAG, description: 'Probes for load balancers and orchestrators: outside `/v1`, no credential.' },
 ];
@@ -90,6 +93,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
     servers: [{ url: '/', description: 'The server that sent this document.' }],
     tags: TAGS,
     paths,
+    webhooks: webhookEvents(),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A partner key `rxk_` + 32 base62 characters. Counted against its tier and audited.' },
@@ -97,7 +101,7 @@ export function buildOpenApiDocument(committed: OpenApiExamples = committedExamp
         internalKey: { type: 'apiKey', in: 'header', name: INTERNAL_KEY_HEADER, description: 'The operator secret (not for partners).' },
       },
       schemas: { ...commonSchemas(), ...documentSchemas(), ...listSchemas(), ...adminSchemas(), ...snapshotSchemas(),
-        ...envelopes, ...adminSchemasWithEnvelope(), ...snapshotSchemasWithEnvelope() },
+        ...envelopes, ...adminSchemasWithEnvelope(), ...snapshotSchemasWithEnvelope(), ...webhookSchemas() },
       parameters: parameterComponents(table),
       headers: headerComponents(),
       responses: responseComponents(examples),

@@ -24,6 +24,7 @@ import type { SnapshotList } from '../snapshot-files/snapshot-list.js';
 import type { Selection } from '../serve-object/selection.js';
 import type { AuditReader } from '../audit/reader.js';
 import type { KeyStore } from '../keys/store.js';
+import type { WebhookDeps } from '../webhooks/deps.js';
 import type { Params, Values } from './param.js';
 
 /** An interface whose methods may also answer with a promise (the fleet state's, across a network). */
@@ -48,6 +49,8 @@ export interface RouteDeps {
   publicKey: { pem: string; fingerprint: string } | null;
   /** Absent where no key store is wired (a test's bare router): the admin routes then fail as `internal`. */
   admin?: AdminDeps;
+  /** Webhook endpoints and deliveries (proxy/webhooks/); absent: those routes fail as `internal`. */
+  webhooks?: WebhookDeps;
   /** Serves the OpenAPI document (routes/openapi.ts). */
   document?: (c: Context<ProxyEnv>) => Promise<Response>;
 }

@@ -11,6 +11,7 @@ import type { SnapshotSource } from '../../snapshots/store/types.js';
 import type { ProxyEnv } from '../env.js';
 import { registerRoutes } from '../route-table/register.js';
 import type { AdminDeps, Route, RouteDeps } from '../route-table/route.js';
+import type { WebhookDeps } from '../webhooks/deps.js';
 import type { SearchIndexCache } from '../search/index-cache.js';
 import type { ObjectCache } from '../serve-object/object-cache.js';
 import type { ServedObject } from '../serve-object/object-loader.js';
@@ -32,6 +33,7 @@ export interface RouteDepsOptions {
   /** The object cache (made from `cacheBytes` when absent). */
   cache?: ObjectCache<ServedObject>;
   admin?: AdminDeps;
+  webhooks?: WebhookDeps;
   /** Builds the OpenAPI document served at /openapi.json (once, on its first request). */
   document?: () => unknown;
 }
@@ -45,6 +47,7 @@ export function createRouteDeps(options: RouteDepsOptions): RouteDeps {
     search: createSearchAnswer({ snapshot: (c) => serve.pin(c), indexes: options.searchIndexes }),
     publicKey: publishedKey(options.publicKey),
     admin: options.admin,
+    webhooks: options.webhooks,
     document: options.document === undefined ? undefined : createDocumentAnswer(options.document),
   };
 }

@@ -58,7 +58,7 @@ export function summaryOf(id: string, header: ManifestHeader): SnapshotSummary {
 }
 
 /** The current snapshot as a KeptSnapshot, for a source that cannot list (its header read from its manifest file). */
-function keptOf(reader: SnapshotReader): KeptSnapshot {
+export function keptOf(reader: SnapshotReader): KeptSnapshot {
   return {
     id: reader.id,
     header: async () => {

@@ -63,6 +63,51 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    sql: `
+      -- Webhooks (proxy/webhooks/). The secret is stored as is: the proxy signs with it (a key's hash
+      -- would not do); the file's permissions protect it like the rest of the state (docs/operations.md).
+      CREATE TABLE webhook_endpoints (
+        endpoint_id        TEXT PRIMARY KEY,
+        tenant             TEXT NOT NULL,
+        url                TEXT NOT NULL,
+        description        TEXT,
+        secret             TEXT NOT NULL,
+        created_at         TEXT NOT NULL,
+        secret_rotated_at  TEXT
+      ) STRICT;
+      CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (tenant, created_at);
+
+      -- One row per snapshot announced: its insert decides which process queues the deliveries.
+      CREATE TABLE webhook_snapshots (
+        snapshot_id  TEXT PRIMARY KEY,
+        summary      TEXT NOT NULL,
+        announced_ms INTEGER NOT NULL
+      ) STRICT;
+
+      -- One delivery per endpoint and snapshot, never two (UNIQUE); a lease marks the process sending it.
+      CREATE TABLE webhook_deliveries (
+        delivery_id     TEXT PRIMARY KEY,
+        endpoint_id     TEXT NOT NULL,
+        tenant          TEXT NOT NULL,
+        snapshot_id     TEXT NOT NULL,
+        status          TEXT NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        created_ms      INTEGER NOT NULL,
+        next_attempt_ms INTEGER,
+        lease_owner     TEXT,
+        lease_until_ms  INTEGER,
+        last_attempt_ms INTEGER,
+        last_status     INTEGER,
+        last_error      TEXT,
+        finished_ms     INTEGER,
+        UNIQUE (endpoint_id, snapshot_id)
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_ms);
+      CREATE INDEX webhook_deliveries_tenant ON webhook_deliveries (tenant, created_ms DESC, delivery_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -207,6 +207,53 @@ describe('key administration and the audit route answer as the document says', (
   });
 });
 
+describe('webhook routes answer as the document says', () => {
+  const hook = { tenant: 'acme', url: 'https://hooks.acme.example/catalog' };
+  it('createWebhook and listWebhooks: 201/200, and 400, 401, 403, 405, 429, 500', async () => {
+    await expectStatus(201, main, 'POST', '/v1/admin/webhooks', internal, { ...hook, description: 'importer' });
+    await expectStatus(400, main, 'POST', '/v1/admin/webhooks', internal, { ...hook, url: 'http://hooks.acme.example/' });
+    await expectStatus(200, main, 'GET', '/v1/admin/webhooks?tenant=acme', internal);
+    await expectStatus(400, main, 'GET', '/v1/admin/webhooks?bogus=1', internal);
+    for (const [method, body] of [['POST', hook], ['GET', undefined]] as const) {
+      await expectStatus(401, main, method, '/v1/admin/webhooks', {}, body);
+      await expectStatus(403, main, method, '/v1/admin/webhooks', partner, body);
+      await expectStatus(429, main, method, '/v1/admin/webhooks', exhausted, body);
+      await expectStatus(500, closedState, method, '/v1/admin/webhooks', internal, body);
+    }
+    await expectStatus(405, main, 'PUT', '/v1/admin/webhooks', internal);
+  });
+
+  it('rotateWebhookSecret and deleteWebhook: 201/200, and 400, 401, 403, 404, 405, 429, 500', async () => {
+    const made = await (await expectStatus(201, main, 'POST', '/v1/admin/webhooks', internal, hook)).json();
+    await expectStatus(201, main, 'POST', `/v1/admin/webhooks/${made.endpointId}/rotate-secret`, internal);
+    await expectStatus(200, main, 'DELETE', `/v1/admin/webhooks/${made.endpointId}`, internal);
+    const unknown = '/v1/admin/webhooks/whe_ZZZZZZZZZZZZZZZZ';
+    for (const [method, url] of [['POST', `${unknown}/rotate-secret`], ['DELETE', unknown]]) {
+      await expectStatus(400, main, method, url.replace('whe_ZZZZZZZZZZZZZZZZ', 'not-an-id'), internal);
+      await expectStatus(401, main, method, url);
+      await expectStatus(403, main, method, url, partner);
+      await expectStatus(404, main, method, url, internal);
+      await expectStatus(429, main, method, url, exhausted);
+      await expectStatus(500, closedState, method, url, internal);
+    }
+    await expectStatus(405, main, 'GET', `${unknown}/rotate-secret`, internal);
+    await expectStatus(405, main, 'GET', unknown, internal);
+  });
+
+  it('listMyWebhooks and listMyWebhookDeliveries: 200, and 400, 401, 403, 405, 429', async () => {
+    const session = signSessionCookie(SESSION_SECRET, { sub: 'user-1', exp: Math.floor(T0 / 1000) + 3600 });
+    for (const url of ['/v1/webhooks', '/v1/webhooks/deliveries']) {
+      await expectStatus(200, main, 'GET', `${url}?limit=2`, partner);
+      await expectStatus(400, main, 'GET', `${url}?bogus=1`, partner);
+      await expectStatus(401, main, 'GET', url);
+      await expectStatus(403, main, 'GET', url, { Cookie: `catalog_session=${session}` });
+      await expectStatus(405, main, 'POST', url, partner);
+      await expectStatus(429, main, 'GET', url, exhausted);
+    }
+    await expectStatus(200, main, 'GET', '/v1/webhooks/deliveries?status=failed', partner);
+  });
+});
+
 describe('snapshot, bulk and mirror routes answer as the document says', () => {
   const PRUNED = '20200101T000000Z-00000000';
   const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;

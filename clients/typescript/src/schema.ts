@@ -724,6 +724,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint, or a tenant's; never a secret. Internal key only.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The endpoint receives a signed POST each time a new snapshot becomes current. The answer is the only time its signing secret is shown. The URL must be https:// without credentials. Internal key only.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries are cancelled (an attempt already under way may still arrive); its delivery log stays readable by its tenant. Internal key only.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook signing secret
+         * @description A new secret, shown this once; every attempt from now on is signed with it, retries of earlier deliveries included. Internal key only.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your webhook endpoints
+         * @description The endpoints the operator registered for the tenant of the calling key, oldest first; never a secret. API key only (other callers have no tenant: 403).
+         */
+        get: operations["listMyWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your webhook delivery log
+         * @description One row per snapshot announced to one of your endpoints, newest first: status, attempts, the last answer or error, and when the next attempt is due. Finished rows are kept 30 days (the operator can change it). API key only.
+         */
+        get: operations["listMyWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -825,7 +929,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    snapshotPublished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new snapshot became current
+         * @description POSTed to every endpoint of every tenant once per snapshot, signed in Catalog-Signature (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); retried with backoff until a 2xx (docs/partners.md §13).
+         */
+        post: operations["snapshotPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2125,6 +2250,111 @@ export interface components {
             page: components["schemas"]["Page"];
             warnings: components["schemas"]["Warnings"];
         };
+        /** @description An endpoint as operators and its partner see it: never its secret. */
+        WebhookEndpoint: {
+            /** @description A webhook endpoint id; not secret. */
+            endpointId: string;
+            /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
+            tenant: string;
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
+            url: string;
+            description: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            secretRotatedAt: components["schemas"]["Timestamp"] | null;
+        };
+        WebhookEndpointWithSecret: {
+            /** @description A webhook endpoint id; not secret. */
+            endpointId: string;
+            /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
+            tenant: string;
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
+            url: string;
+            description: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            secretRotatedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The signing secret: shown this once (on create and on rotate). */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookCreateRequest: {
+            /** @description A tenant name: 1-64 characters of letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
+            tenant: string;
+            /** @description https:// URL the events are POSTed to; no user:password, no #fragment. */
+            url: string;
+            description?: string | null;
+        };
+        /** @description One snapshot announced to one endpoint. */
+        WebhookDelivery: {
+            /** @description A delivery id, also sent in the Catalog-Delivery-Id header: the same on every attempt, so a receiver can drop a repeat. */
+            deliveryId: string;
+            /** @description A webhook endpoint id; not secret. */
+            endpointId: string;
+            /** @description The snapshot announced. */
+            snapshotId: string;
+            /**
+             * @description `pending` (waiting for its next attempt), `delivered` (a 2xx answer), `failed` (given up: retries spent, or 410 Gone), `cancelled` (its endpoint was deleted).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description HTTP status of the last answer. */
+            lastStatus: number | null;
+            /** @description Why the last attempt failed. */
+            lastError: string | null;
+            /** @description When the snapshot was announced. */
+            createdAt: components["schemas"]["Timestamp"];
+            lastAttemptAt: components["schemas"]["Timestamp"] | null;
+            nextAttemptAt: components["schemas"]["Timestamp"] | null;
+            finishedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The JSON body POSTed to an endpoint when a snapshot becomes current, signed in the Catalog-Signature header. */
+        WebhookEvent: {
+            /** @constant */
+            type: "snapshot.published";
+            /** @description A delivery id, also sent in the Catalog-Delivery-Id header: the same on every attempt, so a receiver can drop a repeat. */
+            deliveryId: string;
+            /** @description A webhook endpoint id; not secret. */
+            endpointId: string;
+            snapshot: components["schemas"]["KeptSnapshot"];
+            /** @description Paths to append to the API base URL. */
+            links: {
+                /** @description GET this path for the snapshot. */
+                snapshot: string;
+                /** @description GET this path for what changed since the previous snapshot. */
+                changes: string | null;
+                /** @description The Atom feed of kept snapshots. */
+                feed: string;
+            };
+        };
+        /** @description A page of the caller's webhook endpoints. */
+        WebhooksEnvelope: {
+            /** @constant */
+            apiVersion: "v1";
+            /** @constant */
+            kind: "webhooks";
+            /** @constant */
+            schemaVersion: 1;
+            asOf: components["schemas"]["Timestamp"] | null;
+            data: components["schemas"]["WebhookEndpoint"][];
+            page: components["schemas"]["Page"];
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description A page of the caller's deliveries, newest first. */
+        WebhookDeliveriesEnvelope: {
+            /** @constant */
+            apiVersion: "v1";
+            /** @constant */
+            kind: "webhookDeliveries";
+            /** @constant */
+            schemaVersion: 1;
+            asOf: components["schemas"]["Timestamp"] | null;
+            data: components["schemas"]["WebhookDelivery"][];
+            page: components["schemas"]["Page"];
+            warnings: components["schemas"]["Warnings"];
+        };
     };
     responses: {
         /** @description `invalid_parameter`: a path or query parameter (or a body field) breaks its rule, is unknown or is given twice; the message names it. */
@@ -2378,6 +2608,12 @@ export interface components {
         PackHash: string;
         /** @description A file of a packed snapshot as its manifest lists it in `files` (`objects.sqlite`, `search.sqlite`, `changes.ndjson`). */
         SnapshotFileName: string;
+        /** @description A webhook endpoint id (`whe_` and 16 characters). */
+        WebhookEndpointId: string;
+        /** @description Only the deliveries of this endpoint of yours. */
+        WebhookEndpointFilter: string;
+        /** @description Only the deliveries in this status. */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed" | "cancelled";
     };
     requestBodies: never;
     headers: {
@@ -4101,6 +4337,227 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Only the keys of this tenant. */
+                tenant?: components["parameters"]["Tenant"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Tenant, URL and an optional description; an unknown field is 400. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tenant": "acme",
+                 *       "url": "https://hooks.acme.example/catalog",
+                 *       "description": "snapshot importer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_` and 16 characters). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_` and 16 characters). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMyWebhooks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
+                limit?: components["parameters"]["Limit20"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMyWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the deliveries of this endpoint of yours. */
+                endpoint?: components["parameters"]["WebhookEndpointFilter"];
+                /** @description Only the deliveries in this status. */
+                status?: components["parameters"]["WebhookDeliveryStatus"];
+                /** @description 1-based page, at most 9007199254740991 (the largest exact number); a page past the end is 200 with `data: []`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, default 20: any integer 1 or more; above 100 is capped at 100 with a warning. 0, negatives, decimals or text are 400. */
+                limit?: components["parameters"]["Limit20"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getOpenApi: {
         parameters: {
             query?: never;
@@ -4247,6 +4704,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    snapshotPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The timestamp and signature; verify before trusting the body. */
+                "Catalog-Signature": string;
+                /** @description The delivery id, also in the body. */
+                "Catalog-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within 10 s) is retried, 410 ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -173,6 +173,17 @@ const CALLS: Record<string, () => Promise<void>> = {
     const rows = ok(await api.GET('/v1/admin/b2b-keys/{id}/audit', { params: { path: { id: served.keyId }, query: { limit: 2 } } }));
     expect(rows.data[0].apiKeyId).toBe(served.keyId);
   },
+  async listMyWebhooks() {
+    // The served catalog's tenant has no endpoint registered: an empty page of its own endpoints.
+    const hooks = ok(await api.GET('/v1/webhooks', { params: { query: { limit: 5 } } }));
+    expect(hooks.kind).toBe('webhooks');
+    expect(hooks.data).toEqual([]);
+  },
+  async listMyWebhookDeliveries() {
+    const log = ok(await api.GET('/v1/webhooks/deliveries', { params: { query: { status: 'failed' } } }));
+    expect(log.kind).toBe('webhookDeliveries');
+    expect(log.page?.total).toBe(0);
+  },
   async getOpenApi() {
     expect(ok(await api.GET('/openapi.json')).openapi).toBe('3.1.0');
   },
