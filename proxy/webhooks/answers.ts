@@ -32,8 +32,9 @@ export function webhooksOf(deps: RouteDeps): WebhookDeps {
 
 export function parseDescription(value: unknown, field = 'description'): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > MAX_DESCRIPTION_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new CatalogError('invalid_parameter', `${field} must be text of at most ${MAX_DESCRIPTION_LENGTH} characters without control characters`, { parameter: field });
+  // Any text: it is only ever shown JSON-encoded (the API, `webhooks list --json`), never in the CLI table.
+  if (typeof value !== 'string' || value.length > MAX_DESCRIPTION_LENGTH) {
+    throw new CatalogError('invalid_parameter', `${field} must be text of at most ${MAX_DESCRIPTION_LENGTH} characters`, { parameter: field });
   }
   return value;
 }
