@@ -12,7 +12,9 @@ import { loadConfig } from '../../proxy/config.js';
 import { createKeyStore, type KeyStore } from '../../proxy/keys/store.js';
 import type { MaybeAsync } from '../../proxy/route-table/route.js';
 import { openFleetState, type FleetState } from '../../proxy/state/fleet/open-fleet.js';
+import { openPostgres } from '../../proxy/state/fleet/postgres.js';
 import { openStateDb, type StateDb } from '../../proxy/state/open.js';
+import { createPostgresWebhookStore } from '../../proxy/webhooks/postgres-store.js';
 import { startWebhookSender, type WebhookSender } from '../../proxy/webhooks/sender.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../proxy/webhooks/settings.js';
 import type { WebhookStore } from '../../proxy/webhooks/store.js';
@@ -71,6 +73,8 @@ export interface WebhookHarness {
   bearer(tenant: string): Promise<Record<string, string>>;
   publish(label: string): Promise<string>;
   startSender(settings?: Partial<WebhookSettings>): Promise<WebhookSender>;
+  /** A store on a connection of its own to the same state, as another process would have; closed with the harness. */
+  otherProcess(): Promise<WebhookStore>;
   close(): Promise<void>;
 }
 
@@ -79,15 +83,22 @@ interface OpenedState {
   app: { db: StateDb } | { fleet: FleetState };
   keys: MaybeAsync<KeyStore>;
   announced(): Promise<number>;
+  /** Another connection to the same state, and how to close it. */
+  connect(): Promise<{ store: WebhookStore; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
 function openSqlite(dir: string): OpenedState {
-  const state = openStateDb(join(dir, 'state.sqlite'));
+  const file = join(dir, 'state.sqlite');
+  const state = openStateDb(file);
   return {
     app: { db: state },
     keys: createKeyStore(state),
     announced: async () => (state.sqlite.prepare('SELECT count(*) AS n FROM webhook_snapshots').get() as { n: number }).n,
+    connect: async () => {
+      const other = openStateDb(file);
+      return { store: webhookStoreOf({ db: other }), close: async () => other.close() };
+    },
     close: async () => state.close(),
   };
 }
@@ -100,6 +111,10 @@ async function openFleet(world: FleetWorld): Promise<OpenedState> {
     app: { fleet },
     keys: fleet.keys,
     announced: async () => (await fleet.pg.query<{ n: number }>('SELECT count(*)::integer AS n FROM webhook_snapshots')).rows[0].n,
+    connect: async () => {
+      const pg = openPostgres(world.pgUrl, { max: 4 });
+      return { store: createPostgresWebhookStore(pg), close: () => pg.end() };
+    },
     close: () => fleet.close(),
   };
 }
@@ -117,6 +132,7 @@ export async function webhookHarness(kind: StateKind = 'sqlite', world: FleetWor
     logger: { error: () => undefined, info: () => undefined }, webhooks: { store, allowLoopbackHttp: true },
   });
   const senders: WebhookSender[] = [];
+  const others: { close(): Promise<void> }[] = [];
   let n = 0;
   let closed = false;
   return {
@@ -135,11 +151,17 @@ export async function webhookHarness(kind: StateKind = 'sqlite', world: FleetWor
       await waitFor(async () => (await opened.announced()) > 0);
       return sender;
     },
+    async otherProcess() {
+      const other = await opened.connect();
+      others.push(other);
+      return other.store;
+    },
     async close() {
       // Idempotent: a file's afterEach closes the last harness again after tests that open none.
       if (closed) return;
       closed = true;
       await Promise.all(senders.map((s) => s.stop()));
+      await Promise.all(others.map((o) => o.close()));
       await opened.close();
       tmp.cleanup();
     },
