@@ -1,5 +1,5 @@
 /**
- * The state a CLI command (`catalog keys …`, `catalog audit`) works on, from `--state` (a SQLite
+ * The state a CLI command (`catalog keys …`, `catalog audit`, `catalog webhooks …`) works on, from `--state` (a SQLite
  * file, or a postgres:// URL: the fleet's store of record) and `--redis`, or CATALOG_STATE_URL and
  * CATALOG_REDIS_URL. Opened (created or migrated) for one command and always closed.
  *
@@ -18,11 +18,15 @@ import { createPostgresAuditReader } from '../proxy/state/fleet/audit-store.js';
 import { openFleetState } from '../proxy/state/fleet/open-fleet.js';
 import { openStateDb } from '../proxy/state/open.js';
 import { stateLocation, type StateFlags } from '../proxy/state/state-location.js';
+import { createPostgresWebhookStore } from '../proxy/webhooks/postgres-store.js';
+import { createSqliteWebhookStore } from '../proxy/webhooks/sqlite-store.js';
+import type { WebhookStore } from '../proxy/webhooks/store.js';
 import { CatalogError } from '../snapshots/errors.js';
 
 export interface CliState {
   keys: MaybeAsync<KeyStore>;
   audit: MaybeAsync<AuditReader>;
+  webhooks: WebhookStore;
   /** Where the state is, for messages (a file, or "PostgreSQL"). */
   where: string;
 }
@@ -40,7 +44,7 @@ export async function withCliState<T>(
   if (location.kind === 'sqlite') {
     const state = openStateDb(location.file);
     try {
-      return await run({ keys: createKeyStore(state), audit: createAuditReader(state), where: location.file });
+      return await run({ keys: createKeyStore(state), audit: createAuditReader(state), webhooks: createSqliteWebhookStore(state), where: location.file });
     } finally {
       state.close();
     }
@@ -59,6 +63,7 @@ export async function withCliState<T>(
           return pgAudit.list(query);
         },
       },
+      webhooks: createPostgresWebhookStore(fleet.pg),
       where: 'PostgreSQL',
     });
   } finally {

@@ -43,6 +43,7 @@ import type { ServedObject } from './serve-object/object-loader.js';
 import type { FleetState } from './state/fleet/open-fleet.js';
 import type { StateDb } from './state/open.js';
 import type { SearchIndexCache } from './search/index-cache.js';
+import { createPostgresWebhookStore } from './webhooks/postgres-store.js';
 import { createSqliteWebhookStore } from './webhooks/sqlite-store.js';
 import type { WebhookDeps } from './webhooks/deps.js';
 import type { WebhookStore } from './webhooks/store.js';
@@ -67,7 +68,7 @@ export interface AppDeps {
   metricsRegistry?: Registry;
   /** The /v1 routes served and documented at /openapi.json (default: proxy/route-table/table.ts). */
   routes?: readonly Route[];
-  /** Webhook endpoints and deliveries (default: on `db`); `allowLoopbackHttp` from CATALOG_WEBHOOKS_ALLOW_LOOPBACK_HTTP. */
+  /** Webhook endpoints and deliveries (default: on the state, `db` or `fleet`); `allowLoopbackHttp` from CATALOG_WEBHOOKS_ALLOW_LOOPBACK_HTTP. */
   webhooks?: { store?: WebhookStore; allowLoopbackHttp?: boolean };
 }
 
@@ -108,11 +109,13 @@ export function createApp(deps: AppDeps): Hono<ProxyEnv> {
   return app;
 }
 
-/**
- * The webhook routes' store: the one given, else the SQLite state's. The fleet state has none yet
- * (its routes answer `unavailable`, webhooks/answers.ts), so a fleet never half-delivers.
- */
-function webhookDeps(deps: AppDeps, clock: () => number): WebhookDeps | undefined {
-  const store = deps.webhooks?.store ?? (deps.db === undefined ? undefined : createSqliteWebhookStore(deps.db, { clock }));
-  return store === undefined ? undefined : { store, allowLoopbackHttp: deps.webhooks?.allowLoopbackHttp === true, clock };
+/** The webhook routes' store: the one given, else the state's own (the SQLite file's, or the fleet's PostgreSQL). */
+function webhookDeps(deps: AppDeps, clock: () => number): WebhookDeps {
+  const store = deps.webhooks?.store ?? webhookStoreOf(deps, { clock });
+  return { store, allowLoopbackHttp: deps.webhooks?.allowLoopbackHttp === true, clock };
+}
+
+/** The webhook store on the state an app or a server process is given (exactly one of the two). */
+export function webhookStoreOf(state: { db?: StateDb; fleet?: FleetState }, options: { clock?: () => number } = {}): WebhookStore {
+  return state.fleet ? createPostgresWebhookStore(state.fleet.pg, options) : createSqliteWebhookStore(state.db!, options);
 }

@@ -1,50 +1,51 @@
 /**
- * `catalog webhooks add|list|delete|rotate-secret`: webhook endpoints on the proxy's state file,
- * like `catalog keys`. The signing secret is printed once (add, rotate-secret); list never shows it.
+ * `catalog webhooks add|list|delete|rotate-secret`: webhook endpoints on the proxy's state (a SQLite
+ * file, or the fleet's PostgreSQL: cli/state-access.ts), like `catalog keys`; no Redis needed.
+ * The signing secret is printed once (add, rotate-secret); list never shows it.
  * Plain http to a loopback host is accepted only with CATALOG_WEBHOOKS_ALLOW_LOOPBACK_HTTP=1 (tests).
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
 import { parseTenant } from '../../proxy/keys/validate.js';
-import { openStateDb } from '../../proxy/state/open.js';
+import type { StateFlags } from '../../proxy/state/state-location.js';
 import { parseDescription } from '../../proxy/webhooks/answers.js';
 import { parseEndpointUrl } from '../../proxy/webhooks/endpoint-url.js';
 import { parseEndpointId } from '../../proxy/webhooks/ids.js';
 import { loadWebhookSettings } from '../../proxy/webhooks/settings.js';
-import { createSqliteWebhookStore } from '../../proxy/webhooks/sqlite-store.js';
 import type { EndpointWithSecret, WebhookStore } from '../../proxy/webhooks/store.js';
+import { STATE_OPTION, withCliState } from '../state-access.js';
 import { asUsage, formatTable } from './keys.js';
 
-interface StateOption { state: string; json?: boolean }
+type StateOption = StateFlags & { json?: boolean };
 
 export function registerWebhooks(program: Command, io: CliIO): void {
   const hooks = program.command('webhooks').description('add, list, delete webhook endpoints and rotate their signing secrets');
 
   hooks.command('add')
     .description('register an https:// endpoint for a tenant; its signing secret is printed this once')
-    .requiredOption('--state <file>', 'proxy state file (SQLite; created if missing)')
+    .option(...STATE_OPTION)
     .requiredOption('--tenant <name>', 'tenant the endpoint belongs to')
     .requiredOption('--url <url>', 'https:// URL the events are POSTed to')
     .option('--description <text>', 'a note for people')
     .option('--json', 'print one JSON line')
-    .action((opts: StateOption & { tenant: string; url: string; description?: string }) => {
+    .action(async (opts: StateOption & { tenant: string; url: string; description?: string }) => {
       const request = {
         tenant: asUsage(() => parseTenant(opts.tenant, '--tenant')),
         url: asUsage(() => parseEndpointUrl(opts.url, loadWebhookSettings(process.env), '--url')),
         description: asUsage(() => parseDescription(opts.description, '--description')),
       };
-      withWebhooks(opts.state, (store) => printWithSecret(io, store.create(request), opts.json === true));
+      await withWebhooks(io, opts, async (store) => printWithSecret(io, await store.create(request), opts.json === true));
     });
 
   hooks.command('list')
     .description('list endpoints (never their secrets)')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
     .option('--tenant <name>', 'only this tenant\'s endpoints')
     .option('--json', 'print one JSON line per endpoint')
-    .action((opts: StateOption & { tenant?: string }) => {
+    .action(async (opts: StateOption & { tenant?: string }) => {
       const tenant = opts.tenant === undefined ? undefined : asUsage(() => parseTenant(opts.tenant, '--tenant'));
-      withWebhooks(opts.state, (store) => {
-        const endpoints = store.list(tenant === undefined ? {} : { tenant });
+      await withWebhooks(io, opts, async (store) => {
+        const endpoints = await store.list(tenant === undefined ? {} : { tenant });
         if (opts.json) {
           for (const e of endpoints) io.stdout.write(JSON.stringify(e) + '\n');
           return;
@@ -63,12 +64,12 @@ export function registerWebhooks(program: Command, io: CliIO): void {
   hooks.command('delete')
     .description('delete an endpoint; its pending deliveries are cancelled')
     .argument('<endpointId>', 'the endpoint id (whe_…)')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
     .option('--json', 'print the deleted endpoint as one JSON line')
-    .action((endpointId: string, opts: StateOption) => {
+    .action(async (endpointId: string, opts: StateOption) => {
       const id = asUsage(() => parseEndpointId(endpointId, 'endpointId'));
-      withWebhooks(opts.state, (store) => {
-        const e = store.delete(id);
+      await withWebhooks(io, opts, async (store) => {
+        const e = await store.delete(id);
         io.stdout.write(opts.json ? JSON.stringify(e) + '\n' : `Deleted webhook endpoint ${e.endpointId} (tenant ${e.tenant}, ${e.url}).\n`);
       });
     });
@@ -76,11 +77,11 @@ export function registerWebhooks(program: Command, io: CliIO): void {
   hooks.command('rotate-secret')
     .description('replace an endpoint\'s signing secret; the new one is printed this once')
     .argument('<endpointId>', 'the endpoint id (whe_…)')
-    .requiredOption('--state <file>', 'proxy state file')
+    .option(...STATE_OPTION)
     .option('--json', 'print one JSON line')
-    .action((endpointId: string, opts: StateOption) => {
+    .action(async (endpointId: string, opts: StateOption) => {
       const id = asUsage(() => parseEndpointId(endpointId, 'endpointId'));
-      withWebhooks(opts.state, (store) => printWithSecret(io, store.rotateSecret(id), opts.json === true));
+      await withWebhooks(io, opts, async (store) => printWithSecret(io, await store.rotateSecret(id), opts.json === true));
     });
 }
 
@@ -95,11 +96,6 @@ function printWithSecret(io: CliIO, e: EndpointWithSecret, json: boolean): void 
   );
 }
 
-function withWebhooks<T>(file: string, run: (store: WebhookStore) => T): T {
-  const state = openStateDb(file);
-  try {
-    return run(createSqliteWebhookStore(state));
-  } finally {
-    state.close();
-  }
+function withWebhooks(io: CliIO, flags: StateFlags, run: (store: WebhookStore) => Promise<void>): Promise<void> {
+  return withCliState(flags, io.env, {}, ({ webhooks }) => run(webhooks));
 }

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { openSnapshotSource } from '../../snapshots/store/open-snapshot-source.js';
 import { loadPublicKey } from '../../snapshots/signature.js';
-import { createApp } from '../app.js';
+import { createApp, webhookStoreOf } from '../app.js';
 import { createSearchIndexCache } from '../search/index-cache.js';
 import { loadConfig } from '../config.js';
 import { answerAdapterError, answerClientError, MAX_HEADER_BYTES, rejectLongUrl } from '../http/refusals.js';
@@ -22,7 +22,6 @@ import { createProcessRegistry } from '../ops/process-registry.js';
 import { renderMetrics } from '../ops/render-metrics.js';
 import { shownLocation } from '../state/state-location.js';
 import { loadWebhookSettings } from '../webhooks/settings.js';
-import { createSqliteWebhookStore } from '../webhooks/sqlite-store.js';
 import { startWebhookSender } from '../webhooks/sender.js';
 import {
   CONNECTIONS_CHECK_MS, DRAIN_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
@@ -55,15 +54,15 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   const searchIndexes = createSearchIndexCache();
   // Metrics are kept only when there is an admin port to read them (in a worker, the primary's).
   const registry = options.adminPort === undefined ? null : createProcessRegistry(role === 'worker' ? `worker-${cluster.worker?.id ?? process.pid}` : 'single');
-  // Webhooks keep their endpoints and deliveries in the SQLite state; not yet on the fleet state.
-  const webhookStore = 'db' in state.app ? createSqliteWebhookStore(state.app.db) : null;
+  // Webhooks keep their endpoints and deliveries in the state: the SQLite file or the fleet's PostgreSQL.
+  const webhookStore = webhookStoreOf(state.app);
   let server: Server;
   let admin: AdminServer | null = null;
   try {
     const app = createApp({
       ...state.app, config, snapshots, cacheBytes: options.cacheBytes,
       logger: stackless(options.logger ?? defaultLogger()), metricsRegistry: registry ?? undefined, searchIndexes, publicKey,
-      webhooks: webhookStore === null ? undefined : { store: webhookStore, allowLoopbackHttp: webhookSettings.allowLoopbackHttp },
+      webhooks: { store: webhookStore, allowLoopbackHttp: webhookSettings.allowLoopbackHttp },
     });
     const appListener = getRequestListener(app.fetch, { errorHandler: answerAdapterError });
     server = createServer({
@@ -91,9 +90,9 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
   }
   const stopAnswering = registry !== null && role === 'worker' ? answerMetricsRequests(registry) : null;
   state.startTimers();
-  // Every process sends (several share the state file: the store's leases keep one sender per
-  // delivery); in the background, so a slow receiver never holds a request or a publish.
-  const webhooks = webhookStore === null ? null : startWebhookSender({ store: webhookStore, snapshots, settings: webhookSettings, log: (line) => log(`catalog serve: ${line}`) });
+  // Every process sends (several, or a fleet's hosts, share the state: the store's leases keep one
+  // sender per delivery); in the background, so a slow receiver never holds a request or a publish.
+  const webhooks = startWebhookSender({ store: webhookStore, snapshots, settings: webhookSettings, log: (line) => log(`catalog serve: ${line}`) });
   const url = urlOf(options.host, (server.address() as AddressInfo).port);
   if (role === 'single') {
     log(`catalog serve: listening on ${url} (pid ${process.pid}, snapshots ${options.snapshots}, state ${shownLocation(location)})`);
@@ -109,7 +108,7 @@ export async function serveInProcess(options: ServerOptions, role: 'single' | 'w
       admin?.close();
       stopAnswering?.();
       await drain(server);
-      await webhooks?.stop();
+      await webhooks.stop();
       await searchIndexes.close();
       await snapshots.close?.();
       await state.close();

@@ -25,8 +25,8 @@ import type { DeliveryStatus } from './store.js';
 export const MAX_DESCRIPTION_LENGTH = 200;
 
 export function webhooksOf(deps: RouteDeps): WebhookDeps {
-  // The fleet state (PostgreSQL + Redis) keeps no webhooks yet: say so rather than fail inside.
-  if (deps.webhooks === undefined) throw new CatalogError('unavailable', 'Webhooks are not available on this deployment (they need the SQLite state).');
+  // Both states keep webhooks (app.ts); only an app built without a state (a test's bare router) has none.
+  if (deps.webhooks === undefined) throw new CatalogError('internal', 'No webhook store is wired into this app.');
   return deps.webhooks;
 }
 
@@ -42,20 +42,20 @@ export function parseDescription(value: unknown, field = 'description'): string 
 const noStore = (c: Context<ProxyEnv>, value: unknown, status: 200 | 201) =>
   respondNegotiated(c, JSON.stringify(value), status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
 
-export function answerCreate(c: Context<ProxyEnv>, body: Record<string, unknown>, w: WebhookDeps): Promise<Response> {
+export async function answerCreate(c: Context<ProxyEnv>, body: Record<string, unknown>, w: WebhookDeps): Promise<Response> {
   // Checked in the order of the fields in the document, so the first bad one is named.
   const tenant = parseTenant(body.tenant);
   const url = parseEndpointUrl(body.url, w);
   const description = parseDescription(body.description);
-  return noStore(c, w.store.create({ tenant, url, description }), 201);
+  return noStore(c, await w.store.create({ tenant, url, description }), 201);
 }
 
-export function answerAdminList(c: Context<ProxyEnv>, tenant: string | undefined, w: WebhookDeps): Promise<Response> {
-  return noStore(c, { endpoints: w.store.list(tenant === undefined ? {} : { tenant }) }, 200);
+export async function answerAdminList(c: Context<ProxyEnv>, tenant: string | undefined, w: WebhookDeps): Promise<Response> {
+  return noStore(c, { endpoints: await w.store.list(tenant === undefined ? {} : { tenant }) }, 200);
 }
 
-export const answerDelete = (c: Context<ProxyEnv>, id: string, w: WebhookDeps) => noStore(c, w.store.delete(id), 200);
-export const answerRotateSecret = (c: Context<ProxyEnv>, id: string, w: WebhookDeps) => noStore(c, w.store.rotateSecret(id), 201);
+export const answerDelete = async (c: Context<ProxyEnv>, id: string, w: WebhookDeps) => noStore(c, await w.store.delete(id), 200);
+export const answerRotateSecret = async (c: Context<ProxyEnv>, id: string, w: WebhookDeps) => noStore(c, await w.store.rotateSecret(id), 201);
 
 function callerTenant(c: Context<ProxyEnv>): string {
   const auth = c.get('auth');
@@ -71,14 +71,14 @@ function page<T>(c: Context<ProxyEnv>, kind: 'webhooks' | 'webhookDeliveries', r
   return respondNegotiated(c, body, 200, headers);
 }
 
-export function answerPartnerEndpoints(c: Context<ProxyEnv>, list: ListParams, w: WebhookDeps): Promise<Response> {
-  const all = w.store.list({ tenant: callerTenant(c) });
+export async function answerPartnerEndpoints(c: Context<ProxyEnv>, list: ListParams, w: WebhookDeps): Promise<Response> {
+  const all = await w.store.list({ tenant: callerTenant(c) });
   const offset = (list.page - 1) * list.limit;
   return page(c, 'webhooks', all.slice(offset, offset + list.limit), all.length, list, w);
 }
 
-export function answerPartnerDeliveries(c: Context<ProxyEnv>, filter: { endpoint?: string; status?: DeliveryStatus }, list: ListParams, w: WebhookDeps): Promise<Response> {
+export async function answerPartnerDeliveries(c: Context<ProxyEnv>, filter: { endpoint?: string; status?: DeliveryStatus }, list: ListParams, w: WebhookDeps): Promise<Response> {
   const tenant = callerTenant(c);
-  const { rows, total } = w.store.deliveries({ tenant, endpointId: filter.endpoint, status: filter.status, offset: (list.page - 1) * list.limit, limit: list.limit });
+  const { rows, total } = await w.store.deliveries({ tenant, endpointId: filter.endpoint, status: filter.status, offset: (list.page - 1) * list.limit, limit: list.limit });
   return page(c, 'webhookDeliveries', rows, total, list, w);
 }

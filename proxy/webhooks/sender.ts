@@ -56,14 +56,14 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     const reader = await snapshots.current();
     if (reader === null || reader.id === lastSeen) return;
     const summary = summaryOf(reader.id, await keptOf(reader).header());
-    const queued = store.announce(reader.id, JSON.stringify(summary), clock());
+    const queued = await store.announce(reader.id, JSON.stringify(summary), clock());
     lastSeen = reader.id;
     if (queued > 0) log(`webhooks: snapshot ${reader.id} queued for ${queued} endpoint(s)`);
   }
 
-  function dispatch(): void {
+  async function dispatch(): Promise<void> {
     const free = settings.concurrency - inFlight.size;
-    for (const claim of store.claim(owner, clock(), leaseMs, free)) {
+    for (const claim of await store.claim(owner, clock(), leaseMs, free)) {
       const abort = new AbortController();
       const done = attempt(claim, abort.signal)
         .catch((err: unknown) => log(`webhooks: delivery ${claim.deliveryId} could not be recorded: ${(err as Error).message}`))
@@ -85,11 +85,11 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     };
     const result = await postOnce(claim.url, body, headers, settings.timeoutMs, signal);
     if (result.kind === 'aborted') {
-      store.release(claim.deliveryId, owner);
+      await store.release(claim.deliveryId, owner);
       return;
     }
     const outcome = outcomeOf(claim, result);
-    store.settle(claim.deliveryId, owner, outcome);
+    await store.settle(claim.deliveryId, owner, outcome);
     if (outcome.status === 'failed') log(`webhooks: delivery ${claim.deliveryId} to endpoint ${claim.endpointId} failed after ${outcome.attempts} attempt(s): ${outcome.lastError}`);
   }
 
@@ -109,11 +109,11 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       : { status: 'pending', attempts, nextAttemptMs: next, lastStatus, lastError: error, nowMs };
   }
 
-  function prune(): void {
+  async function prune(): Promise<void> {
     const now = clock();
     if (now - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now;
-    store.prune(now - settings.logRetentionDays * DAY_MS);
+    await store.prune(now - settings.logRetentionDays * DAY_MS);
   }
 
   async function pass(): Promise<void> {
@@ -124,10 +124,10 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     }
     if (stopped) return;
     try {
-      dispatch();
-      prune();
+      await dispatch();
+      await prune();
     } catch (err) {
-      log(`webhooks: the state file refused a webhook update: ${(err as Error).message}`);
+      log(`webhooks: the state refused a webhook update: ${(err as Error).message}`);
     }
   }
 

@@ -11,52 +11,11 @@
 import type { StateDb } from '../state/open.js';
 import { newDeliveryId, newEndpointId, newSecret } from './ids.js';
 import {
-  noSuchEndpoint, type AttemptOutcome, type ClaimedDelivery, type DeliveryRecord, type DeliveryStatus,
-  type EndpointRecord, type EndpointWithSecret, type WebhookStore,
-} from './store.js';
+  claimedOf, deliveryOf, endpointOf, DELIVERY_COLUMNS, ENDPOINT_COLUMNS, type ClaimedRow, type DeliveryRow, type EndpointRow,
+} from './rows.js';
+import { noSuchEndpoint, type AttemptOutcome, type ClaimedDelivery, type EndpointRecord, type EndpointWithSecret, type SyncWebhookStore } from './store.js';
 
-interface EndpointRow {
-  endpoint_id: string;
-  tenant: string;
-  url: string;
-  description: string | null;
-  secret: string;
-  created_at: string;
-  secret_rotated_at: string | null;
-}
-
-interface DeliveryRow {
-  delivery_id: string;
-  endpoint_id: string;
-  snapshot_id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  created_ms: number;
-  next_attempt_ms: number | null;
-  last_attempt_ms: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  finished_ms: number | null;
-}
-
-const ENDPOINT_COLUMNS = 'endpoint_id, tenant, url, description, secret, created_at, secret_rotated_at';
-const DELIVERY_COLUMNS = 'delivery_id, endpoint_id, snapshot_id, status, attempts, created_ms, next_attempt_ms, last_attempt_ms, last_status, last_error, finished_ms';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-function endpointOf(row: EndpointRow): EndpointRecord {
-  return { endpointId: row.endpoint_id, tenant: row.tenant, url: row.url, description: row.description, createdAt: row.created_at, secretRotatedAt: row.secret_rotated_at };
-}
-
-function deliveryOf(row: DeliveryRow): DeliveryRecord {
-  return {
-    deliveryId: row.delivery_id, endpointId: row.endpoint_id, snapshotId: row.snapshot_id, status: row.status, attempts: row.attempts,
-    lastStatus: row.last_status, lastError: row.last_error, createdAt: iso(row.created_ms)!, lastAttemptAt: iso(row.last_attempt_ms),
-    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_ms) : null, finishedAt: iso(row.finished_ms),
-  };
-}
-
-export function createSqliteWebhookStore(state: StateDb, options: { clock?: () => number } = {}): WebhookStore {
+export function createSqliteWebhookStore(state: StateDb, options: { clock?: () => number } = {}): SyncWebhookStore {
   const clock = options.clock ?? Date.now;
   const db = state.sqlite;
   const insertEndpoint = db.prepare(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (@endpointId, @tenant, @url, @description, @secret, @createdAt, NULL)`);
@@ -97,10 +56,7 @@ export function createSqliteWebhookStore(state: StateDb, options: { clock?: () =
       // so a due row always joins; a missing row is skipped rather than sent without a secret.
       if (row === undefined) continue;
       lease.run(owner, nowMs + leaseMs, delivery_id);
-      out.push({
-        deliveryId: row.delivery_id, endpointId: row.endpoint_id, tenant: row.tenant, snapshotId: row.snapshot_id, url: row.url,
-        secret: row.secret, summary: row.summary, attempts: row.attempts, createdMs: row.created_ms,
-      });
+      out.push(claimedOf(row));
     }
     return out;
   });
@@ -153,16 +109,4 @@ export function createSqliteWebhookStore(state: StateDb, options: { clock?: () =
     },
     prune: (beforeMs) => pruneRows.run(beforeMs).changes,
   };
-}
-
-interface ClaimedRow {
-  delivery_id: string;
-  endpoint_id: string;
-  tenant: string;
-  snapshot_id: string;
-  attempts: number;
-  created_ms: number;
-  url: string;
-  secret: string;
-  summary: string;
 }

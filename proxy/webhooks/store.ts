@@ -1,12 +1,14 @@
 /**
- * What webhooks keep, behind one interface so the fleet's PostgreSQL state can implement it beside
- * SQLite (sqlite-store.ts): endpoints per tenant, the snapshots already announced, and one delivery
- * per (endpoint, snapshot). Every method that changes rows is one transaction, and the two that
+ * What webhooks keep, behind one interface implemented on both states: the SQLite file
+ * (sqlite-store.ts, synchronous) and the fleet's PostgreSQL (postgres-store.ts, every answer a
+ * promise); callers (answers.ts, sender.ts) await every call, so either serves. What is kept:
+ * endpoints per tenant, the snapshots already announced, and one delivery per (endpoint, snapshot). Every method that changes rows is one transaction, and the two that
  * several processes race on are built so they cannot double-deliver: `announce` queues deliveries
  * only for the process whose insert of the snapshot row won, and `claim` leases a due delivery to
  * one process at a time (a lease that runs out, after a crash, lets another process retry it).
  */
 import { CatalogError } from '../../snapshots/errors.js';
+import type { MaybeAsync } from '../route-table/route.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
@@ -75,7 +77,8 @@ export interface DeliveryQuery {
   limit: number;
 }
 
-export interface WebhookStore {
+/** The operations as the SQLite store answers them (synchronously). */
+export interface SyncWebhookStore {
   create(request: { tenant: string; url: string; description: string | null }): EndpointWithSecret;
   list(filter?: { tenant?: string }): EndpointRecord[];
   /** Removes the endpoint; its pending deliveries become `cancelled`, its log stays readable by its tenant. */
@@ -98,6 +101,12 @@ export interface WebhookStore {
   /** Deletes finished deliveries older than `beforeMs`; returns how many. */
   prune(beforeMs: number): number;
 }
+
+/** Either store: the callers await every answer. */
+export type WebhookStore = MaybeAsync<SyncWebhookStore>;
+
+/** The fleet's store: every answer across the network. */
+export type AsyncWebhookStore = { [K in keyof SyncWebhookStore]: (...args: Parameters<SyncWebhookStore[K]>) => Promise<ReturnType<SyncWebhookStore[K]>> };
 
 export const noSuchEndpoint = (endpointId: string): CatalogError =>
   new CatalogError('not_found', `No webhook endpoint ${endpointId}.`, { endpointId });

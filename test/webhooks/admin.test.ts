@@ -2,16 +2,16 @@
  * Endpoint administration (internal key) and the partner reads (bearer key): the secret shown only
  * on create and rotate, URL validation, and one tenant never seeing another's endpoints or deliveries.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ENDPOINT_ID_PATTERN, SECRET_PATTERN } from '../../proxy/webhooks/ids.js';
-import { webhookHarness, type WebhookHarness } from './harness.js';
+import { describeOnEachState, type WebhookHarness } from './harness.js';
 
 let h: WebhookHarness;
 afterEach(async () => h?.close());
 
 const create = (body: unknown, headers = h.internal) => h.app.request('/v1/admin/webhooks', { method: 'POST', headers, body: JSON.stringify(body) });
 
-describe('webhook administration', () => {
+describeOnEachState('webhook administration', (webhookHarness) => {
   it('create shows the secret once; list, delete and the partner reads never do; rotate shows a new one', async () => {
     h = await webhookHarness();
     const res = await create({ tenant: 'acme', url: 'https://hooks.acme.example/catalog', description: 'importer' });
@@ -23,7 +23,7 @@ describe('webhook administration', () => {
     const list = await (await h.app.request('/v1/admin/webhooks?tenant=acme', { headers: h.internal })).json();
     expect(list.endpoints).toEqual([{ ...made, secret: undefined }].map(({ secret, ...e }) => e));
     expect(JSON.stringify(list)).not.toContain(made.secret);
-    const mine = await (await h.app.request('/v1/webhooks', { headers: h.bearer('acme') })).json();
+    const mine = await (await h.app.request('/v1/webhooks', { headers: await h.bearer('acme') })).json();
     expect(mine).toMatchObject({ kind: 'webhooks', data: list.endpoints, page: { total: 1 } });
     const rotated = await (await h.app.request(`/v1/admin/webhooks/${made.endpointId}/rotate-secret`, { method: 'POST', headers: h.internal })).json();
     expect(rotated.secret).toMatch(SECRET_PATTERN);
@@ -59,7 +59,7 @@ describe('webhook administration', () => {
 
   it('a bearer key cannot administer endpoints (403), and other callers cannot read the partner routes (403)', async () => {
     h = await webhookHarness();
-    const acme = h.bearer('acme');
+    const acme = await h.bearer('acme');
     expect((await create({ tenant: 'acme', url: 'https://hooks.acme.example/x' }, { ...acme, 'Content-Type': 'application/json' })).status).toBe(403);
     expect((await h.app.request('/v1/admin/webhooks', { headers: acme })).status).toBe(403);
     expect((await h.app.request('/v1/webhooks', { headers: h.internal })).status).toBe(403);
@@ -70,9 +70,9 @@ describe('webhook administration', () => {
     h = await webhookHarness();
     const acmeHook = await (await create({ tenant: 'acme', url: 'https://hooks.acme.example/x' })).json();
     await (await create({ tenant: 'zeta', url: 'https://hooks.zeta.example/x' })).json();
-    h.store.announce('20261120T020009Z-cccccccc', JSON.stringify({ snapshotId: '20261120T020009Z-cccccccc', previous: null }), Date.now());
-    const acme = h.bearer('acme');
-    const zeta = h.bearer('zeta');
+    await h.store.announce('20261120T020009Z-cccccccc', JSON.stringify({ snapshotId: '20261120T020009Z-cccccccc', previous: null }), Date.now());
+    const acme = await h.bearer('acme');
+    const zeta = await h.bearer('zeta');
     const zetaHooks = await (await h.app.request('/v1/webhooks', { headers: zeta })).json();
     expect(zetaHooks.data.map((e: { tenant: string }) => e.tenant)).toEqual(['zeta']);
     const acmeLog = await (await h.app.request('/v1/webhooks/deliveries', { headers: acme })).json();

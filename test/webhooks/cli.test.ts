@@ -1,14 +1,23 @@
-/** `catalog webhooks` through its real entry: the secret printed once, list without it, rotate, delete. */
+/**
+ * `catalog webhooks` through its real entry, on a SQLite state file and on the fleet's PostgreSQL
+ * (`--state postgres://…`): the secret printed once, list without it, rotate, delete.
+ */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { describeOnEachState } from './harness.js';
 
 const dir = tempDir('catalog-webhooks-cli-');
-const state = join(dir, 'state.sqlite');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('catalog webhooks', () => {
+describeOnEachState('catalog webhooks', (_open, where) => {
+  let state: string;
+  beforeAll(() => {
+    const { kind, world } = where();
+    state = kind === 'sqlite' ? join(dir, 'state.sqlite') : world!.pgUrl;
+  });
+
   it('add, list, rotate-secret, delete', async () => {
     const added = await runCli(['webhooks', 'add', '--state', state, '--tenant', 'acme', '--url', 'https://hooks.acme.example/catalog', '--json']);
     expect(added.code).toBe(0);

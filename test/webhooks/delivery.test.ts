@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCatalogWebhook } from '../../docs/webhooks/verify-signature.mjs';
 import { signatureHeader } from '../../proxy/webhooks/signature.js';
-import { startReceiver, waitFor, webhookHarness, type Receiver, type WebhookHarness } from './harness.js';
+import { describeOnEachState, startReceiver, waitFor, type Receiver, type WebhookHarness } from './harness.js';
 
 let h: WebhookHarness;
 let receiver: Receiver;
@@ -26,7 +26,7 @@ async function deliveries(headers: Record<string, string>, query = ''): Promise<
   return { status: res.status, body: await res.json() };
 }
 
-describe('webhook delivery', () => {
+describeOnEachState('webhook delivery', (webhookHarness) => {
   it('when a snapshot is published then each endpoint gets one POST whose signature the documented verifier accepts', async () => {
     h = await webhookHarness();
     receiver = await startReceiver();
@@ -48,8 +48,8 @@ describe('webhook delivery', () => {
     expect(() => verifyCatalogWebhook(body, headers['catalog-signature'], 'whsec_wrong')).toThrow(/does not match/);
     expect(() => verifyCatalogWebhook(body.replace('snapshot.published', 'snapshot.publishex'), headers['catalog-signature'], secret)).toThrow(/does not match/);
 
-    await waitFor(async () => (await deliveries(h.bearer('acme'))).body.data[0]?.status === 'delivered');
-    const log = await deliveries(h.bearer('acme'));
+    await waitFor(async () => (await deliveries(await h.bearer('acme'))).body.data[0]?.status === 'delivered');
+    const log = await deliveries(await h.bearer('acme'));
     expect(log.body.data).toEqual([expect.objectContaining({
       deliveryId: event.deliveryId, endpointId, snapshotId: id, status: 'delivered', attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null,
     })]);
@@ -70,8 +70,8 @@ describe('webhook delivery', () => {
     expect(ids.size).toBe(1);
     expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
     for (const r of receiver.received) verifyCatalogWebhook(r.body, r.headers['catalog-signature'], secret);
-    await waitFor(async () => (await deliveries(h.bearer('acme'))).body.data[0]?.status === 'delivered');
-    expect((await deliveries(h.bearer('acme'))).body.data[0]).toMatchObject({ attempts: 3, lastStatus: 204, lastError: null });
+    await waitFor(async () => (await deliveries(await h.bearer('acme'))).body.data[0]?.status === 'delivered');
+    expect((await deliveries(await h.bearer('acme'))).body.data[0]).toMatchObject({ attempts: 3, lastStatus: 204, lastError: null });
   });
 
   it('when the receiver keeps failing then the delivery is given up after the bound, with the last error recorded', async () => {
@@ -81,7 +81,7 @@ describe('webhook delivery', () => {
     await h.startSender({ retry: { baseMs: 10, capMs: 30, maxAttempts: 3, maxAgeMs: 60_000 } });
     await register('acme', receiver.url);
     await h.publish('second');
-    const acme = h.bearer('acme');
+    const acme = await h.bearer('acme');
     await waitFor(async () => (await deliveries(acme)).body.data[0]?.status === 'failed');
     expect((await deliveries(acme, '?status=failed')).body.data[0]).toMatchObject({
       attempts: 3, lastStatus: 503, lastError: 'the receiver answered HTTP 503 (gave up after 3 attempt(s))', nextAttemptAt: null, finishedAt: expect.any(String),
@@ -97,7 +97,7 @@ describe('webhook delivery', () => {
     await h.startSender();
     await register('acme', receiver.url);
     await h.publish('second');
-    await waitFor(async () => (await deliveries(h.bearer('acme'))).body.data[0]?.status === 'failed');
+    await waitFor(async () => (await deliveries(await h.bearer('acme'))).body.data[0]?.status === 'failed');
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -109,7 +109,7 @@ describe('webhook delivery', () => {
     await register('acme', receiver.url);
     await h.publish('second');
     await waitFor(() => receiver.received.length === 1);
-    const acme = h.bearer('acme');
+    const acme = await h.bearer('acme');
     const started = performance.now();
     const res = await h.app.request('/v1/catalog/summary', { headers: acme });
     expect(res.status).toBe(200);

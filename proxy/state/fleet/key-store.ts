@@ -16,8 +16,8 @@ import { keyStatus, type KeyRecord, type MintedKey } from '../../keys/record.js'
 import { type KeyCheck, type KeyStore, type MintRequest, noSuchKey } from '../../keys/store.js';
 import type { Tier } from '../../tiers.js';
 import { KEY_CACHE_MAX_AGE_MS, type KeyCache } from './key-cache.js';
+import { inPgTransaction, pgRows, type Queryable } from './pg-query.js';
 import type { PgClient, PgPool } from './postgres.js';
-import { orUnavailable } from './unavailable.js';
 
 /** KeyStore with every answer a promise: the fleet's stores are across a network. */
 export type AsyncKeyStore = { [K in keyof KeyStore]: (...args: Parameters<KeyStore[K]>) => Promise<ReturnType<KeyStore[K]>> };
@@ -48,8 +48,6 @@ export interface PostgresKeyStoreOptions {
   announce?: (keyId: string) => Promise<void>;
 }
 
-type Queryable = PgPool | PgClient;
-
 export function createPostgresKeyStore(pg: PgPool, options: PostgresKeyStoreOptions = {}): AsyncKeyStore {
   const clock = options.clock ?? Date.now;
   // The change is committed when this runs: a failure must say so, or the operator would think
@@ -61,8 +59,7 @@ export function createPostgresKeyStore(pg: PgPool, options: PostgresKeyStoreOpti
       throw new CatalogError('unavailable', `key ${keyId} is revoked in PostgreSQL, but the hosts could not be told (${(err as Error).message}); their caches drop it within their max age (${KEY_CACHE_MAX_AGE_MS / 1000} s by default), or run the revoke again once Redis answers`, { retryAfter: 1 }, { cause: err });
     }
   };
-  const q = <T extends object>(db: Queryable, sql: string, params: unknown[] = []) =>
-    orUnavailable('PostgreSQL', async () => (await db.query<T>(sql, params)).rows);
+  const q = pgRows;
 
   async function byId(db: Queryable, keyId: string, lock = false): Promise<KeyRow | null> {
     if (!isKeyId(keyId)) return null;
@@ -92,20 +89,7 @@ export function createPostgresKeyStore(pg: PgPool, options: PostgresKeyStoreOpti
   const markRevoked = (db: Queryable, keyId: string, replacedBy: string | null) =>
     q(db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2), replaced_by = COALESCE($3, replaced_by) WHERE key_id = $1', [keyId, new Date(clock()).toISOString(), replacedBy]);
 
-  async function inTransaction<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    const client = await orUnavailable('PostgreSQL', () => pg.connect());
-    try {
-      await q(client, 'BEGIN');
-      const result = await work(client);
-      await q(client, 'COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
+  const inTransaction = <T>(work: (client: PgClient) => Promise<T>) => inPgTransaction(pg, work);
 
   async function lookup(keyId: string): Promise<StoredKey | null> {
     const row = await byId(pg, keyId);

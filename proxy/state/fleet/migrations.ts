@@ -2,7 +2,8 @@
  * Schema of the fleet's PostgreSQL store of record, one migration per version (applied by
  * migrate.ts). As with the SQLite state (../migrations.ts), a released migration is never edited:
  * a change is a new entry at the end. The tables hold what the SQLite state holds, except the rate
- * counters, which live in Redis: keys (a tenant is a name on its keys, as in SQLite) and audit rows.
+ * counters, which live in Redis: keys (a tenant is a name on its keys, as in SQLite), audit rows
+ * and webhooks.
  */
 import type { Migration } from '../migrations.js';
 
@@ -49,6 +50,52 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         host       text PRIMARY KEY,
         checked_at timestamptz NOT NULL
       );
+    `,
+  },
+  {
+    version: 2,
+    sql: `
+      -- Webhooks (proxy/webhooks/postgres-store.ts), the tables of the SQLite state's migration 3.
+      -- The secret is stored as is: the proxy signs with it (a hash would not do).
+      CREATE TABLE webhook_endpoints (
+        endpoint_id        text PRIMARY KEY,
+        tenant             text NOT NULL,
+        url                text NOT NULL,
+        description        text,
+        secret             text NOT NULL,
+        created_at         timestamptz NOT NULL,
+        secret_rotated_at  timestamptz
+      );
+      CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (tenant, created_at);
+
+      -- One row per snapshot announced: its insert decides which host queues the deliveries.
+      CREATE TABLE webhook_snapshots (
+        snapshot_id  text PRIMARY KEY,
+        summary      text NOT NULL,
+        announced_ms bigint NOT NULL
+      );
+
+      -- One delivery per endpoint and snapshot, never two (UNIQUE); a lease marks the host sending it.
+      -- Times in ms since the epoch, as the sender computes them (its clock, not the server's).
+      CREATE TABLE webhook_deliveries (
+        delivery_id     text PRIMARY KEY,
+        endpoint_id     text NOT NULL,
+        tenant          text NOT NULL,
+        snapshot_id     text NOT NULL,
+        status          text NOT NULL,
+        attempts        integer NOT NULL DEFAULT 0,
+        created_ms      bigint NOT NULL,
+        next_attempt_ms bigint,
+        lease_owner     text,
+        lease_until_ms  bigint,
+        last_attempt_ms bigint,
+        last_status     integer,
+        last_error      text,
+        finished_ms     bigint,
+        UNIQUE (endpoint_id, snapshot_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_ms);
+      CREATE INDEX webhook_deliveries_tenant ON webhook_deliveries (tenant, created_ms DESC, delivery_id);
     `,
   },
 ];
