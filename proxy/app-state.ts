@@ -27,7 +27,7 @@ import type { StateDb } from './state/open.js';
 import type { Tier } from './tiers.js';
 
 /** How long the admin audit route waits for the drainers to move what was answered before it asked. */
-export const AUDIT_FLUSH_MS = 2000;
+export const AUDIT_FLUSH_MS = 5000;
 
 export interface AppState {
   keys: AdminDeps['keys'] & { check: KeyChecker };

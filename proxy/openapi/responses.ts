@@ -31,7 +31,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   416: '`range_not_satisfiable`: the `Range` starts past the end of the file; `Content-Range: bytes */<size>` gives its size.',
   429: '`rate_limited`: the key is over its tier\'s requests per minute; retry after `Retry-After` seconds.',
   500: '`internal`: a server fault. No details leave the server; the request id finds it in the log.',
-  503: '`unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index). `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds.',
+  503: '`unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index); on a fleet deployment also when its shared state (Redis, PostgreSQL) cannot count or audit the request, with `Retry-After`. `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds.',
 };
 
 const EXTRA_REQUIRED: Partial<Record<ErrorStatus, string[]>> = {

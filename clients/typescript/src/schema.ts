@@ -2507,7 +2507,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index). `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds. */
+        /** @description `unavailable`: no catalog snapshot has been published yet (search: or the snapshot has no usable index); on a fleet deployment also when its shared state (Redis, PostgreSQL) cannot count or audit the request, with `Retry-After`. `state_unavailable`: the state database (keys, counters, audit) could not be written, so the request is refused rather than served unaudited; retry after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
