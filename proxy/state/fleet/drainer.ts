@@ -56,12 +56,33 @@ const INSERT_SQL = `INSERT INTO audit_log
     $7::text[], $8::text[], $9::bigint[], $10::int[], $11::text[])
   ON CONFLICT (stream_id) DO NOTHING`;
 
+// KEYS: the stream. ARGV: the group. The floor is the oldest entry still pending in the group, or,
+// when none is, the group's last-delivered-id; MINID keeps the floor entry itself, so at most one
+// acknowledged entry stays behind, and entries not yet delivered (after the floor) are never touched.
+const TRIM_SCRIPT = `
+local floor = redis.call('XPENDING', KEYS[1], ARGV[1])[2]
+if not floor then
+  for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+    local name, last
+    for i = 1, #g, 2 do
+      if g[i] == 'name' then name = g[i + 1] end
+      if g[i] == 'last-delivered-id' then last = g[i + 1] end
+    end
+    if name == ARGV[1] then floor = last end
+  end
+end
+if floor and floor ~= '0-0' then return redis.call('XTRIM', KEYS[1], 'MINID', floor) end
+return 0
+`;
+
 export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
   const { redis, pg, consumer } = options;
   const keys = options.keys ?? fleetKeys();
   const batch = options.batch ?? 500;
   const claimIdleMs = options.claimIdleMs ?? 30_000;
   const blockMs = options.blockMs ?? 1000;
+  if (!('catalogTrim' in redis)) redis.defineCommand('catalogTrim', { numberOfKeys: 1, lua: TRIM_SCRIPT });
+  const runTrim = (redis as unknown as { catalogTrim(stream: string, group: string): Promise<number> }).catalogTrim.bind(redis);
   let groupReady = false;
   // Our own pending entries (left by an earlier run under this consumer name) are read first.
   let ownPendingDone = false;
@@ -112,11 +133,11 @@ export function createAuditDrainer(options: DrainerOptions): AuditDrainer {
   }
 
   async function trim(): Promise<void> {
-    const summary = (await redis.xpending(keys.stream, keys.group)) as [number, string | null, string | null, unknown];
-    let floor = summary[1];
-    floor ??= await lastDeliveredId(redis, keys);
-    // MINID keeps the floor entry itself: at most one acknowledged entry stays behind.
-    if (floor !== null && floor !== '0-0') await redis.xtrim(keys.stream, 'MINID', floor);
+    // One script, so no drainer can read entries between the floor's reading and the trim: read
+    // in two calls, another host's XREADGROUP in between could move last-delivered-id past entries
+    // it had just taken, the trim would delete them while pending, and if that host then died
+    // before its commit they would come back to the claiming drainer without fields: lost rows.
+    await runTrim(keys.stream, keys.group);
   }
 
   async function drainOnce({ block = false } = {}): Promise<number> {
