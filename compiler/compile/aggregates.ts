@@ -10,10 +10,11 @@ import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type Lis
 import type { Envelope } from '../../snapshots/envelope.js';
 import { setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
-import { renderSetPages } from '../render/set-pages.js';
+import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
+import { pageSlices } from '../render/paginate.js';
 import { groupArtists, renderArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
-import { renderAllPullStats } from '../render/pull-stats.js';
+import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
 import { renderRecent } from '../render/recent.js';
 import { renderDiscoverSets } from '../render/discover-sets.js';
@@ -80,9 +81,15 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
   };
   const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
 
+  // A set page's bytes are the set, the list's asOf and total, its number and its own cards, in page
+  // order: it is written only when one of those changed (a 1% price change touches most sets, but
+  // few of their pages).
   for (const set of catalog.sets) {
-    const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
-    putListFrom({ kind: 'set', game: set.game, code: set.code }, sink.inputOf('set', [set], cardRefs(cards)), () => renderSetPages(set, cards));
+    const ordered = orderSetCards(set, bySet.get(setMapKey(set.game, set.code)) ?? []);
+    const list = { asOf: ordered.asOf, total: ordered.cards.length };
+    const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
+    sink.putPages((page) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page), inputs, () => renderOrderedSetPages(set, ordered));
+    progress.advance(inputs.length);
   }
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
@@ -102,8 +109,9 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
     putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
   }
-  for (const { seriesId, document } of renderAllPullStats(catalog.figureSeries.values(), [...catalog.figures.values()], catalog.pullObservations)) {
-    sink.put(pullStatsKey(seriesId), document);
+  // Pull-stats read no prices: a series' document is rendered only when its own facts changed.
+  for (const { seriesId, facts, render } of pendingPullStats(catalog.figureSeries.values(), [...catalog.figures.values()], catalog.pullObservations)) {
+    sink.putFrom(pullStatsKey(seriesId), sink.inputOf('pull-stats', [facts], []), render);
     progress.advance(1);
   }
 

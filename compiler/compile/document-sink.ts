@@ -17,6 +17,10 @@
  * page of the list records that one input, so a list whose input matches re-uses all its previous
  * pages without rendering (issue 17: an incremental compile with 1% of prices changed re-rendered
  * every aggregate before; docs/benchmarks.md).
+ *
+ * A set's pages go one step further with `putPages`: each page records its own input (the set, the
+ * list's asOf and total, the page number and the fingerprints of the cards on that page, in page
+ * order), so a set with one changed card writes only the page that shows it.
  */
 import { fingerprint, gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
@@ -34,7 +38,7 @@ export interface EntityRef {
  * Bumped when what an aggregate's input covers changes (the wiring in aggregates.ts is not part of
  * the renderer code hash), so no object is re-used under an input that no longer describes it.
  */
-const AGGREGATE_INPUTS = 'aggregate-inputs-1';
+const AGGREGATE_INPUTS = 'aggregate-inputs-2';
 
 export interface DocumentSink {
   put(key: string, doc: unknown): void;
@@ -57,6 +61,21 @@ export interface DocumentSink {
    * Returns the number of pages.
    */
   putPagesFrom(keyOf: (page: number) => string, input: string, render: () => readonly unknown[]): number;
+  /**
+   * The pages of one list whose pages have inputs of their own: page i at `keyOf(i)` made from
+   * `inputs[i - 1]` (everything that page's bytes depend on). A page whose previous object was made
+   * from the same input is re-used; `render()` (every page, in order) is called once, only when a
+   * page must be written, and only those pages are compressed and written.
+   */
+  putPages(keyOf: (page: number) => string, inputs: readonly string[], render: () => readonly unknown[]): void;
+}
+
+/**
+ * `fingerprint(...parts)` of string parts, hashed in one update: the same hash (fingerprint ends
+ * every part with a NUL), without one hash call per part of a list of hundreds of entities.
+ */
+function joinedFingerprint(parts: string[]): string {
+  return fingerprint(parts.join('\u0000'));
 }
 
 export function createDocumentSink(out: PackOutput, table: ObjectTable, previous: PreviousSnapshot | null, codeHash: string): DocumentSink {
@@ -74,8 +93,28 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
   // Every range object of a card carries the card's input fingerprint; the 30d one stands for all.
-  const entityInput = (ref: EntityRef): string | null | undefined =>
-    table.inputOf(ref.entity === 'card' ? cardKey(ref.id, '30d') : figureKey(ref.id));
+  // A card is in its set's, its artist's and its oracle concept's input (and in binders): its input
+  // is looked up once and kept by id, since a fresh key string hashed into a table of half a million
+  // objects costs microseconds, a look-up by the catalog's own id string (hash cached) does not.
+  const known = { card: new Map<string, string | null | undefined>(), figure: new Map<string, string | null | undefined>() };
+  const entityInput = (ref: EntityRef): string | null | undefined => {
+    const memo = known[ref.entity];
+    let input = memo.get(ref.id);
+    if (input === undefined && !memo.has(ref.id)) {
+      input = table.inputOf(ref.entity === 'card' ? cardKey(ref.id, '30d') : figureKey(ref.id));
+      memo.set(ref.id, input);
+    }
+    return input;
+  };
+  // A record object in the inputs of two documents (a user and their binders: the showcase and its
+  // binder pages) is serialized once; records are not mutated during the aggregates.
+  const serialized = new WeakMap<object, string>();
+  const recordJson = (r: unknown): string => {
+    if (r === null || typeof r !== 'object') return stableJson(r);
+    let json = serialized.get(r);
+    if (json === undefined) serialized.set(r, (json = stableJson(r)));
+    return json;
+  };
   return {
     put(key, doc) {
       const json = stableJson(doc);
@@ -90,14 +129,14 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
         if (input === undefined || input === null) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
         parts.push(id, input);
       }
-      const input = fingerprint(...parts);
+      const input = joinedFingerprint(parts);
       if (!reused(key, input)) write(key, stableJson(render()), input);
     },
     inputOf(tag, records, refs) {
       const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
-      for (const r of records) parts.push(stableJson(r));
+      for (const r of records) parts.push(recordJson(r));
       for (const ref of refs) parts.push(ref.entity, ref.id, entityInput(ref) ?? '-');
-      return fingerprint(...parts);
+      return joinedFingerprint(parts);
     },
     putFrom(key, input, render) {
       if (!reused(key, input)) write(key, stableJson(render()), input);
@@ -111,6 +150,16 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
       const pages = render();
       pages.forEach((doc, i) => write(keyOf(i + 1), stableJson(doc), input));
       return pages.length;
+    },
+    putPages(keyOf, inputs, render) {
+      let pages: readonly unknown[] | null = null;
+      inputs.forEach((input, i) => {
+        const key = keyOf(i + 1);
+        if (reused(key, input)) return;
+        pages ??= render();
+        if (pages.length !== inputs.length) throw new Error(`${key}: ${pages.length} pages rendered for ${inputs.length} inputs`);
+        write(key, stableJson(pages[i]), input);
+      });
     },
   };
 }

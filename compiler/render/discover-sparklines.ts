@@ -5,7 +5,7 @@
 import { dayNumber, dayTimestamp } from '../../snapshots/dates.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { laterOf } from './as-of.js';
-import { compareText } from './order.js';
+import { compareText, topK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import type { PriceSummary } from './types.js';
@@ -44,9 +44,9 @@ export function renderDiscoverSparklines(index: CatalogIndex): RenderedList<Spar
     const price = index.prices.figure.get(figure.id);
     if (price) candidates.push({ entity: 'figure', id: figure.id, watchers: figure.watchers, price, build: () => summarizeFigure(figure, index) });
   }
-  candidates.sort((a, b) => b.watchers - a.watchers || compareText(a.id, b.id) || compareText(a.entity, b.entity));
+  const top = topK(candidates, SPARKLINE_COUNT, (a, b) => b.watchers - a.watchers || compareText(a.id, b.id) || compareText(a.entity, b.entity));
   let asOf: string | null = null;
-  const items = candidates.slice(0, SPARKLINE_COUNT).map((c): SparklineItem => {
+  const items = top.map((c): SparklineItem => {
     asOf = laterOf(asOf, c.price.lastDate);
     return { ...c.build(), watchers: c.watchers, from: firstDay(c.price), points: [...c.price.recentDaily] };
   });

@@ -86,3 +86,45 @@ export function naturalKey(value: string): NaturalKey {
 export function compareNaturalKeys(a: NaturalKey, b: NaturalKey): number {
   return compareTokens(a.tokens, b.tokens) || compareText(a.raw, b.raw);
 }
+
+/**
+ * The first `k` items of `items` in `compare` order: `[...items].sort(compare).slice(0, k)` for a
+ * total order (the feeds' orders all end in the id), without sorting the whole catalog. A heap keeps
+ * the k best so far with the one that sorts last on top; most items are rejected by one comparison
+ * with it, so a feed of 500 over 100,000 cards costs about one comparison per card instead of 17.
+ *
+ * @example topK([5, 1, 4, 2, 3], 2, (a, b) => a - b)  // [1, 2]
+ */
+export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (items.length <= k) return [...items].sort(compare);
+  const heap: T[] = [];
+  // heap[0] sorts last among the kept items: a parent never sorts before its children.
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let last = i;
+      if (l < heap.length && compare(heap[l], heap[last]) > 0) last = l;
+      if (r < heap.length && compare(heap[r], heap[last]) > 0) last = r;
+      if (last === i) return;
+      [heap[i], heap[last]] = [heap[last], heap[i]];
+      i = last;
+    }
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (k > 0 && compare(item, heap[0]) < 0) {
+      heap[0] = item;
+      siftDown(0);
+    }
+  }
+  return heap.sort(compare);
+}

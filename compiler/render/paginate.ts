@@ -17,12 +17,18 @@ export interface RenderedList<T> {
  * @example paginate('set', items250, '2026-11-20').map((p) => p.data.length)  // [100, 100, 50]
  */
 export function paginate<T>(kind: DocumentKind, items: T[], asOf: string | null): Envelope<T[]>[] {
-  const total = items.length;
-  const pageCount = Math.max(1, Math.ceil(total / STORED_PAGE_SIZE));
-  const pages: Envelope<T[]>[] = [];
-  for (let p = 1; p <= pageCount; p++) {
-    const slice = items.slice((p - 1) * STORED_PAGE_SIZE, p * STORED_PAGE_SIZE);
-    pages.push(envelope(kind, asOf, slice, pageInfo(p, STORED_PAGE_SIZE, total)));
-  }
-  return pages;
+  return pageSlices(items).map((slice, i) => envelope(kind, asOf, slice, pageInfo(i + 1, STORED_PAGE_SIZE, items.length)));
+}
+
+/**
+ * The items of each stored page of a list (what paginate puts in each page's `data`): at least one,
+ * possibly empty, slice.
+ *
+ * @example pageSlices(items250).map((s) => s.length)  // [100, 100, 50]
+ */
+export function pageSlices<T>(items: readonly T[]): T[][] {
+  const pageCount = Math.max(1, Math.ceil(items.length / STORED_PAGE_SIZE));
+  const slices: T[][] = [];
+  for (let p = 0; p < pageCount; p++) slices.push(items.slice(p * STORED_PAGE_SIZE, (p + 1) * STORED_PAGE_SIZE));
+  return slices;
 }

@@ -142,10 +142,23 @@ export function renderPullStats(
   });
 }
 
-/** Pull-stats of every series, in series id order; the reports are tallied once. */
-export function renderAllPullStats(
+/**
+ * The pull-stats document of one series before it is rendered: `facts` is every value
+ * renderPullStats reads for it (the series' name, its figures' fields, the tallied counts, the
+ * priors of its figures' tiers, the latest report), so two series with equal facts render to equal
+ * bytes. A compile fingerprints the facts and skips the posterior quantiles (most of the cost)
+ * when they did not change.
+ */
+export interface PendingPullStats {
+  seriesId: string;
+  facts: unknown;
+  render: () => Envelope<PullStats>;
+}
+
+/** Pull-stats of every series, in series id order, not yet rendered; the reports are tallied once. */
+export function pendingPullStats(
   seriesList: Iterable<FigureSeriesRecord>, figures: FigureRecord[], observations: Iterable<PullObservationRecord>,
-): { seriesId: string; document: Envelope<PullStats> }[] {
+): PendingPullStats[] {
   const tally = tallyPulls(observations, figures);
   const priors = priorsFromTally(tally, figures);
   const bySeries = new Map<string, FigureRecord[]>();
@@ -156,5 +169,22 @@ export function renderAllPullStats(
   }
   return [...seriesList]
     .sort((a, b) => compareText(a.id, b.id))
-    .map((s) => ({ seriesId: s.id, document: renderPullStats(s, bySeries.get(s.id) ?? [], tally, priors) }));
+    .map((s) => {
+      const own = bySeries.get(s.id) ?? [];
+      const facts = {
+        series: [s.id, s.name],
+        boxes: tally.boxesBySeries.get(s.id) ?? 0,
+        reports: tally.reportsBySeries.get(s.id) ?? 0,
+        latest: tally.latestObservedAt,
+        figures: own.map((f) => [f.id, f.name, f.rarity, tally.pullsByFigure.get(f.id) ?? 0, f.rarity === null ? null : priors.get(f.rarity) ?? null]),
+      };
+      return { seriesId: s.id, facts, render: () => renderPullStats(s, own, tally, priors) };
+    });
+}
+
+/** Pull-stats of every series, in series id order; the reports are tallied once. */
+export function renderAllPullStats(
+  seriesList: Iterable<FigureSeriesRecord>, figures: FigureRecord[], observations: Iterable<PullObservationRecord>,
+): { seriesId: string; document: Envelope<PullStats> }[] {
+  return pendingPullStats(seriesList, figures, observations).map((p) => ({ seriesId: p.seriesId, document: p.render() }));
 }

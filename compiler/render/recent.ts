@@ -6,7 +6,7 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import { FEED_DEPTH } from '../../snapshots/keys.js';
 import { GAMES, type Game } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
-import { compareDesc, compareText } from './order.js';
+import { compareDesc, compareText, topK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 
@@ -26,9 +26,8 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 
 /** asOf: the latest addedAt or price date among the items shown. */
 function feed(game: Game | 'all', candidates: Candidate[]): RenderedList<RecentItem> {
-  candidates.sort(compareCandidates);
   let asOf: string | null = null;
-  const items = candidates.slice(0, FEED_DEPTH).map((c): RecentItem => {
+  const items = topK(candidates, FEED_DEPTH, compareCandidates).map((c): RecentItem => {
     const summary = c.build();
     asOf = laterOf(laterOf(asOf, c.addedAt), summary.priceDate);
     return { ...summary, addedAt: toTimestamp(c.addedAt) };

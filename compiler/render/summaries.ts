@@ -80,21 +80,25 @@ export interface PricedFigure {
 
 export const setMapKey = (game: Game, code: string) => `${game}/${code}`;
 
-/** The card summary; `set` is null when the set record is missing (its name is then null). */
+/**
+ * The card summary; `set` is null when the set record is missing (its name is then null).
+ * The keys are written in sorted order (here and in figureSummary), so stableJson serializes a page
+ * of summaries in one native call instead of copying every item into sorted order first (codec.ts).
+ */
 export function cardSummary(card: CardRecord, set: SetRecord | null | undefined, price: PriceSummary | null | undefined): CardSummary {
   return {
-    entity: 'card',
-    id: card.id,
-    game: card.game,
-    name: card.name,
-    number: card.number,
-    rarity: card.rarity,
-    set: { code: card.setCode, name: set?.name ?? null },
     artist: card.artist,
+    entity: 'card',
+    game: card.game,
+    id: card.id,
     imageUrl: card.imageUrl,
     marketCents: price?.lastCents ?? null,
+    name: card.name,
+    number: card.number,
     priceDate: price ? toTimestamp(price.lastDate) : null,
     priceSynthetic: price ? price.synthetic : null,
+    rarity: card.rarity,
+    set: { code: card.setCode, name: set?.name ?? null },
   };
 }
 
@@ -104,13 +108,13 @@ export function figureSummary(
   return {
     entity: 'figure',
     id: figure.id,
-    name: figure.name,
-    rarity: figure.rarity,
-    series: { id: figure.seriesId, name: series?.name ?? null },
     imageUrl: figure.imageUrl,
     marketCents: price?.lastCents ?? null,
+    name: figure.name,
     priceDate: price ? toTimestamp(price.lastDate) : null,
     priceSynthetic: price ? price.synthetic : null,
+    rarity: figure.rarity,
+    series: { id: figure.seriesId, name: series?.name ?? null },
   };
 }
 

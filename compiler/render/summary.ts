@@ -4,10 +4,10 @@
  */
 import { dayNumber, dayString } from '../../snapshots/dates.js';
 import { envelope, toTimestamp, type Envelope } from '../../snapshots/envelope.js';
-import { slugify } from '../../snapshots/ids.js';
 import {
   CURRENCIES, GAMES, type BinderRecord, type Game, type PriceSeriesRecord, type UserRecord,
 } from '../../snapshots/records.js';
+import { artistSlugs } from './artist-pages.js';
 import { laterOf } from './as-of.js';
 import { publicUsersById, publishedBinders } from './privacy.js';
 import type { CatalogIndex } from './summaries.js';
@@ -78,6 +78,7 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   const sets = zeros();
   const oracles = new Map<Game, Set<string>>();
   const artists = new Set<string>();
+  const slugOf = artistSlugs();
   let asOf: string | null = input.priceRange?.to ?? null;
 
   for (const set of index.sets.values()) if (set.game in sets) sets[set.game]++;
@@ -90,7 +91,7 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
       if (!ids) oracles.set(card.game, (ids = new Set()));
       ids.add(card.oracleId);
     }
-    if (card.artist !== null) artists.add(slugify(card.artist));
+    if (card.artist !== null) artists.add(slugOf(card.artist));
     asOf = laterOf(asOf, card.addedAt);
   }
   // MTG always has oracle concepts (0 in a catalog without MTG cards); other games only if their

@@ -5,7 +5,7 @@
 import { GAMES, type Game } from '../../snapshots/records.js';
 import { FEED_DEPTH } from '../../snapshots/keys.js';
 import { laterOf } from './as-of.js';
-import { compareText } from './order.js';
+import { compareText, topK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import type { PriceSummary } from './types.js';
@@ -43,8 +43,7 @@ function withMove(summary: EntitySummary, price: PriceSummary & { previousCents:
  * that game), so an empty feed still says when it was empty.
  */
 function feed(game: Game | 'all', candidates: Candidate[], asOf: string | null): RenderedList<TrendingItem> {
-  candidates.sort(compareCandidates);
-  const items = candidates.slice(0, FEED_DEPTH).map((c) => c.build());
+  const items = topK(candidates, FEED_DEPTH, compareCandidates).map((c) => c.build());
   return { family: { kind: 'trending', game }, pages: paginate('trending', items, asOf) };
 }
 

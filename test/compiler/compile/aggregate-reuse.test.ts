@@ -1,0 +1,123 @@
+/**
+ * The re-use rules of the aggregate documents (compiler/compile/aggregates.ts, document-sink.ts;
+ * docs/snapshots.md "Incremental compiles"), through compileSnapshot on a generated catalog: an
+ * object that is re-used keeps the previous snapshot's pack and offset, one that is rendered again is
+ * written into the new pack; either way the snapshot holds exactly the objects of a full compile of
+ * the same catalog.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileSnapshot } from '../../../compiler/compile/index.js';
+import { pullStatsKey, setPageKey } from '../../../snapshots/keys.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { currentId, indexEntries, readDoc } from '../../helpers/snapshot-files.js';
+
+let catalog: string;
+
+beforeAll(async () => {
+  catalog = join(tempDir(), 'catalog');
+  // 1,200 cards: mtg/ald has 271 cards (three stored pages).
+  expect((await runCli(['generate', '--out', catalog, '--cards', '1200', '--seed', '5'])).code).toBe(0);
+}, 120_000);
+
+const compile = (source: string, out: string) => compileSnapshot({ source, out, threads: 'inline', workers: 0 });
+
+/** A copy of the catalog and a root with its first snapshot. */
+async function compiledCopy(): Promise<{ cat: string; root: string; first: string }> {
+  const cat = join(tempDir(), 'catalog');
+  cpSync(catalog, cat, { recursive: true });
+  const root = tempDir();
+  await compile(cat, root);
+  return { cat, root, first: currentId(root)! };
+}
+
+/** Rewrites the first line of `file` that `pick` accepts. */
+function editLine(cat: string, file: string, pick: (rec: any) => boolean, edit: (rec: any) => unknown): void {
+  const lines = readFileSync(join(cat, file), 'utf8').split('\n');
+  const idx = lines.findIndex((l) => l.length > 0 && pick(JSON.parse(l)));
+  expect(idx, `${file} has a line to edit`).toBeGreaterThanOrEqual(0);
+  lines[idx] = JSON.stringify(edit(JSON.parse(lines[idx])));
+  writeFileSync(join(cat, file), lines.join('\n'));
+}
+
+type Row = { sha256: string; at: string };
+function rows(root: string, id: string): Map<string, Row> {
+  return new Map(indexEntries(root, id)!.map((e) => [e.key, { sha256: e.sha256, at: `${e.pack}@${e.offset}` }]));
+}
+
+/** Compiles `cat` again into `root`; per key of interest: re-used (same place), rendered (new place) and whether its bytes changed. */
+async function recompile(cat: string, root: string, first: string) {
+  await compile(cat, root);
+  const before = rows(root, first);
+  const after = rows(root, currentId(root)!);
+  const fresh = tempDir();
+  await compile(cat, fresh);
+  // The incremental snapshot holds exactly what a full compile of the same catalog holds.
+  const objects = (m: Map<string, Row>) => [...m].map(([k, r]) => `${k} ${r.sha256}`);
+  expect(objects(after)).toEqual(objects(rows(fresh, currentId(fresh)!)));
+  return (key: string) => {
+    const b = before.get(key)!;
+    const a = after.get(key)!;
+    return { reused: a.at === b.at, changed: a.sha256 !== b.sha256 };
+  };
+}
+
+const SET = { game: 'mtg', code: 'ald' } as const;
+const page = (n: number) => setPageKey(SET.game, SET.code, n);
+
+describe('aggregate re-use', () => {
+  it('when the price of a card on page 2 of its set changes then only page 2 is written again, pages 1 and 3 are re-used', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const onPage2: { id: string }[] = readDoc(root, page(2)).data;
+    expect(readDoc(root, page(3)).page.totalPages).toBe(3);
+    // The last day's price only: the card's priceDate (and so the set's asOf) stays the same.
+    const priced = new Set(readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((p) => p.entity === 'card' && p.usdCents.at(-1) !== null).map((p) => p.id));
+    const card = onPage2.find((c) => priced.has(c.id))!;
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.id === card.id, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 11] }));
+
+    const seen = await recompile(cat, root, first);
+    expect(seen(page(2))).toEqual({ reused: false, changed: true });
+    expect(seen(page(1))).toEqual({ reused: true, changed: false });
+    expect(seen(page(3))).toEqual({ reused: true, changed: false });
+  });
+
+  it('when a card on page 3 of its set becomes the newest addition then every page is written again (their asOf changed)', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const onPage3: { id: string }[] = readDoc(root, page(3)).data;
+    const asOf: string = readDoc(root, page(1)).asOf;
+    editLine(cat, 'cards.ndjson', (c) => c.id === onPage3[0].id, (c) => ({ ...c, addedAt: '2099-01-01' }));
+
+    const seen = await recompile(cat, root, first);
+    for (const n of [1, 2, 3]) expect(seen(page(n)), `page ${n}`).toEqual({ reused: false, changed: true });
+    expect(readDoc(root, page(1)).asOf > asOf).toBe(true);
+  });
+
+  it('when a figure is renamed then its series\' pull-stats is rendered again and every other series\' is re-used, also when prices changed', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const figures = readFileSync(join(cat, 'figures.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const renamed = figures[0];
+    editLine(cat, 'figures.ndjson', (f) => f.id === renamed.id, (f) => ({ ...f, name: `${f.name} (variant)` }));
+    // Prices of figures of other series change: pull-stats do not read prices.
+    const others = new Set(figures.filter((f) => f.seriesId !== renamed.seriesId).map((f) => f.id));
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'figure' && others.has(p.id) && p.usdCents.at(-1) !== null, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 5] }));
+
+    const seen = await recompile(cat, root, first);
+    expect(seen(pullStatsKey(renamed.seriesId))).toEqual({ reused: false, changed: true });
+    const series = [...new Set(figures.map((f) => f.seriesId))].filter((s) => s !== renamed.seriesId);
+    expect(series.length).toBeGreaterThan(0);
+    for (const s of series) expect(seen(pullStatsKey(s)), s).toEqual({ reused: true, changed: false });
+  });
+
+  it('when a pull report is added then every series\' pull-stats is rendered again (the priors and asOf pool every report)', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const figure = JSON.parse(readFileSync(join(cat, 'figures.ndjson'), 'utf8').split('\n')[0]);
+    const path = join(cat, 'pull-observations.ndjson');
+    const report = { id: 'po-test-1', seriesId: figure.seriesId, userId: 'u-000001', observedAt: '2099-01-01', boxes: 3, pulls: { [figure.id]: 2 } };
+    writeFileSync(path, `${readFileSync(path, 'utf8').trimEnd()}\n${JSON.stringify(report)}\n`);
+
+    const seen = await recompile(cat, root, first);
+    const series = [...new Set(readFileSync(join(cat, 'figures.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seriesId))];
+    for (const s of series) expect(seen(pullStatsKey(s)), s).toEqual({ reused: false, changed: true });
+  });
+});
