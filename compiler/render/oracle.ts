@@ -75,17 +75,18 @@ export function renderOracle({ oracleId, printings }: OracleInput): Envelope<Ora
       if (asOf === null || summary.lastDate > asOf) asOf = summary.lastDate;
       priced.push({ id: card.id, marketCents: summary.lastCents, priceSynthetic: summary.synthetic });
     }
+    // Keys in sorted order: stableJson then serializes the printings without copying them (codec.ts).
     return {
-      id: card.id,
-      name: card.name,
-      set: { code: set.code, name: set.name, releasedAt: toTimestampOrNull(set.releasedAt) },
-      number: card.number,
-      rarity: card.rarity,
       artist: card.artist,
+      id: card.id,
       imageUrl: card.imageUrl,
       marketCents: summary === null ? null : summary.lastCents,
+      name: card.name,
+      number: card.number,
       priceDate: summary === null ? null : toTimestamp(summary.lastDate),
       priceSynthetic: summary === null ? null : summary.synthetic,
+      rarity: card.rarity,
+      set: { code: set.code, name: set.name, releasedAt: toTimestampOrNull(set.releasedAt) },
     };
   });
 
