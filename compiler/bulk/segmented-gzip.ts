@@ -6,7 +6,7 @@
  * incremental compile in which 1% of the lines changed; docs/benchmarks.md).
  *
  *   gzip header, FLG.FCOMMENT set, MTIME 0, OS 3; the comment is the segment table:
- *     "catalog-bulk-segments/1 <compressed length of segment 1> <of segment 2> ..."
+ *     "catalog-bulk-segments/1 <compressed length>:<CRC-32 hex>:<length> ..." (one entry a segment)
  *   segment 1: raw deflate of its lines from a fresh compressor, ended by a sync flush (00 00 ff ff)
  *   segment 2: the same
  *   ...
@@ -16,20 +16,23 @@
  * an empty stored block, and the comment is a standard header field readers skip. Because each
  * segment starts from an empty dictionary, its bytes depend on its lines alone: a segment copied from
  * the previous file is byte-identical to one compressed again, so an incremental build and a fresh
- * build of the same lines are the same file (test/compiler/bulk/bulk-reuse.test.ts).
+ * build of the same lines are the same file (test/compiler/bulk/segmented-bulk.test.ts). The table's
+ * CRC-32 and length of each segment give the file's CRC-32 by combination, so a copied segment is
+ * never inflated.
  *
  * Segments end after a line whose key hashes to 0 modulo SEGMENT_SPREAD (content-defined, like
- * rsyncable gzip): a new or removed key moves no boundary except its own segment's. 32 lines on
- * average: with 1% of the lines changed uniformly, 0.99^32 = 72% of the segments are copied; the
- * fresh dictionary per segment costs about 3% of the size (docs/benchmarks.md).
+ * rsyncable gzip): a new or removed key moves no boundary except its own segment's. 64 lines on
+ * average: with 1% of the lines changed uniformly, 0.99^64 = 53% of the segments are copied; the
+ * fresh dictionary per segment makes the cards file about 6% larger than one stream (12.6% with 32
+ * lines, 3.2% with 128: docs/benchmarks.md, "Bulk files in segments").
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { GZIP_LEVEL } from '../../snapshots/codec.js';
 
 const TABLE_TAG = 'catalog-bulk-segments/1';
-/** A segment ends after a line whose key hashes to 0 modulo this: 32 lines on average. */
-export const SEGMENT_SPREAD = 32;
+/** A segment ends after a line whose key hashes to 0 modulo this: 64 lines on average. */
+export const SEGMENT_SPREAD = 64;
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 const FLG_FCOMMENT = 0x10;
 
@@ -71,9 +74,17 @@ export function inflateSegment(bytes: Buffer): Buffer {
   return inflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
 }
 
+/** One segment as the table records it: compressed length, CRC-32 and length of its lines. */
+export interface SegmentFacts {
+  compressed: number;
+  crc: number;
+  length: number;
+}
+
 /** The gzip header holding the segment table. */
-export function segmentedHeader(lengths: readonly number[]): Buffer {
-  const comment = Buffer.from(`${TABLE_TAG} ${lengths.join(' ')}\0`, 'latin1');
+export function segmentedHeader(segments: readonly SegmentFacts[]): Buffer {
+  const table = segments.map((s) => `${s.compressed}:${(s.crc >>> 0).toString(16)}:${s.length}`).join(' ');
+  const comment = Buffer.from(`${TABLE_TAG} ${table}\0`, 'latin1');
   return Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, FLG_FCOMMENT, 0, 0, 0, 0, 0, 0x03]), comment]);
 }
 
@@ -85,23 +96,72 @@ export function segmentedTrailer(crc: number, length: number): Buffer {
   return Buffer.concat([FINAL_BLOCK, trailer]);
 }
 
-/** Running CRC-32 and length of the uncompressed lines. */
-export function lineChecksum() {
+/**
+ * A segment compressed from `text`, with the facts its table entry records.
+ */
+export function segmentOf(text: Buffer): { bytes: Buffer; facts: SegmentFacts } {
+  const bytes = compressSegment(text);
+  return { bytes, facts: { compressed: bytes.length, crc: crc32(text) >>> 0, length: text.length } };
+}
+
+/**
+ * The CRC-32 of the whole file from its segments' CRCs, without their lines: zlib's crc32_combine
+ * (polynomial arithmetic modulo the CRC polynomial), so a copied segment is never inflated.
+ */
+export function fileChecksum() {
   let crc = 0;
   let length = 0;
   return {
-    add(text: Buffer) {
-      crc = crc32(text, crc);
-      length += text.length;
+    add(facts: SegmentFacts) {
+      crc = crc32Combine(crc, facts.crc, facts.length);
+      length += facts.length;
     },
     trailer: () => segmentedTrailer(crc, length),
   };
 }
 
+const POLY = 0xedb88320;
+/** a(x) * b(x) modulo the CRC-32 polynomial, bit-reflected as zlib keeps them. */
+function multModP(a: number, b: number): number {
+  let m = 0x80000000;
+  let p = 0;
+  for (;;) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    m >>>= 1;
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return p >>> 0;
+}
+/** x^(2^k) modulo the polynomial, k = 0..31. */
+const X2N: number[] = (() => {
+  const t: number[] = [];
+  let p = 1 << 30;
+  t.push(p);
+  for (let n = 1; n < 32; n++) t.push((p = multModP(p, p)));
+  return t;
+})();
+/** x^(n * 2^k) modulo the polynomial. */
+function x2nModP(n: number, k: number): number {
+  let p = 0x80000000;
+  while (n > 0) {
+    if (n % 2 === 1) p = multModP(X2N[k & 31], p);
+    n = Math.floor(n / 2);
+    k++;
+  }
+  return p;
+}
+/** zlib's crc32_combine: the CRC-32 of A followed by B from crc(A), crc(B) and B's length. */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  return (multModP(x2nModP(lengthB, 3), crcA >>> 0) ^ (crcB >>> 0)) >>> 0;
+}
+
 export interface SegmentTable {
-  /** Offset in the file of each segment's compressed bytes, and their length. */
+  /** Offset in the file of each segment's compressed bytes. */
   offsets: number[];
-  lengths: number[];
+  segments: SegmentFacts[];
 }
 
 /**
@@ -124,15 +184,18 @@ export function readSegmentTable(path: string, size: number): SegmentTable | nul
     }
     const comment = head.toString('latin1', 10, end).split(' ');
     if (comment[0] !== TABLE_TAG) return null;
-    const lengths = comment.slice(1).map(Number);
+    const segments: SegmentFacts[] = [];
     const offsets: number[] = [];
     let at = end + 1;
-    for (const l of lengths) {
-      if (!Number.isSafeInteger(l) || l <= 0) return null;
+    for (const entry of comment.slice(1)) {
+      const [compressed, crc, length] = entry.split(':');
+      const facts = { compressed: Number(compressed), crc: parseInt(crc, 16), length: Number(length) };
+      if (!Number.isSafeInteger(facts.compressed) || facts.compressed <= 0 || !Number.isSafeInteger(facts.length) || !(facts.crc >= 0)) return null;
       offsets.push(at);
-      at += l;
+      segments.push(facts);
+      at += facts.compressed;
     }
-    return at + FINAL_BLOCK.length + 8 === size ? { offsets, lengths } : null;
+    return at + FINAL_BLOCK.length + 8 === size ? { offsets, segments } : null;
   } finally {
     closeSync(fd);
   }

@@ -32,7 +32,7 @@ import { readManifestHeader, type BulkFile, type ChangeEntry, type ManifestEntry
 import type { SetRecord } from '../../snapshots/records.js';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
-import { compressSegment, inflateSegment, lineChecksum, readSegmentTable, segmentedHeader, segmentsOf } from './segmented-gzip.js';
+import { fileChecksum, inflateSegment, readSegmentTable, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -219,9 +219,10 @@ interface PreviousFile {
  * StalePreviousBulk and the caller builds from the objects alone.
  */
 interface PreviousLines {
-  line(position: number): Promise<string>;
-  /** The compressed bytes of segment `s` (segmented files only). */
-  segment(s: number): Buffer;
+  /** The line at `position`, with its newline. */
+  line(position: number): Promise<Buffer>;
+  /** The compressed bytes of segment `s` and its table entry (segmented files only). */
+  segment(s: number): { bytes: Buffer; facts: SegmentFacts };
   segments: [number, number][] | null;
   finish(): Promise<void>;
   close(): void;
@@ -243,7 +244,7 @@ function openPreviousLines(prev: PreviousFile): PreviousLines {
   const size = statSync(prev.path).size;
   const table = size === prev.file.size ? readSegmentTable(prev.path, size) : null;
   const segments = table ? segmentsOf(prev.keys) : null;
-  if (!table || !segments || segments.length !== table.lengths.length || prev.keys.length !== prev.file.count) {
+  if (!table || !segments || segments.length !== table.segments.length || prev.keys.length !== prev.file.count) {
     // An older bulk file (one gzip stream), or a table that does not fit: read it through.
     const stream = previousLines(prev.path, prev.file);
     let read = 0;
@@ -252,7 +253,7 @@ function openPreviousLines(prev: PreviousFile): PreviousLines {
       async line(position) {
         let l = await stream.next();
         for (read++; read <= position; read++) l = await stream.next();
-        return l;
+        return Buffer.from(l, 'utf8');
       },
       segment() {
         throw new Error('not a segmented bulk file');
@@ -264,30 +265,39 @@ function openPreviousLines(prev: PreviousFile): PreviousLines {
   if (fileSha256(prev.path) !== prev.file.sha256) throw new StalePreviousBulk(`${prev.path} does not match its manifest entry`);
   const fd = openSync(prev.path, 'r');
   const bytesOf = (s: number) => {
-    const b = Buffer.allocUnsafe(table.lengths[s]);
+    const b = Buffer.allocUnsafe(table.segments[s].compressed);
     if (readSync(fd, b, 0, b.length, table.offsets[s]) !== b.length) throw new StalePreviousBulk(`${prev.path} is shorter than its segment table`);
     return b;
   };
   let held = -1;
-  let lines: string[] = [];
+  let lines: Buffer[] = [];
   let s = 0;
   return {
     segments,
     async line(position) {
       while (segments[s][1] <= position) s++;
       if (held !== s) {
-        const text = inflateSegment(bytesOf(s)).toString('utf8');
-        lines = text.split('\n');
-        lines.pop();
+        lines = splitLines(inflateSegment(bytesOf(s)));
         if (lines.length !== segments[s][1] - segments[s][0]) throw new StalePreviousBulk(`${prev.path}: segment ${s} has ${lines.length} lines`);
         held = s;
       }
-      return lines[position - segments[s][0]] + '\n';
+      return lines[position - segments[s][0]];
     },
-    segment: bytesOf,
+    segment: (s) => ({ bytes: bytesOf(s), facts: table.segments[s] }),
     async finish() {},
     close: () => closeSync(fd),
   };
+}
+
+/** The lines of a buffer, each a view ending with its newline. */
+function splitLines(text: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = 0;
+  for (let end = text.indexOf(10); end >= 0; end = text.indexOf(10, start)) {
+    lines.push(text.subarray(start, end + 1));
+    start = end + 1;
+  }
+  return lines;
 }
 
 /** True when new segment [a, b) of `job` holds exactly previous segment [c, d)'s keys and objects. */
@@ -307,49 +317,49 @@ async function writeDocumentFile(job: BulkJob, path: string, dir: string, previo
   const shas = job.shas ?? [];
   const stored = job.stored;
   const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
-  const objectLine = (i: number): string => {
+  const objectLine = (i: number): Buffer => {
     const bytes = packs && stored ? packs.read(stored.packs[i], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], shas[i]);
-    return dataOf(gunzipSync(bytes).toString('utf8'), keys[i]) + '\n';
+    return Buffer.from(dataOf(gunzipSync(bytes).toString('utf8'), keys[i]) + '\n', 'utf8');
   };
   const prev = prevFile ? openPreviousLines(prevFile) : null;
   const previousSegments = new Map<string, number>();
   if (prev?.segments && prevFile) for (let s = 0; s < prev.segments.length; s++) previousSegments.set(prevFile.keys[prev.segments[s][0]], s);
   const body = `${path}.body`;
   const bodyFd = openSync(body, 'w');
-  const lengths: number[] = [];
-  const sum = lineChecksum();
+  const table: SegmentFacts[] = [];
+  const sum = fileChecksum();
+  const put = (bytes: Buffer, facts: SegmentFacts) => {
+    writeSync(bodyFd, bytes);
+    table.push(facts);
+    sum.add(facts);
+  };
   try {
     let p = 0;
     for (const seg of segmentsOf(keys)) {
       const s = previousSegments.get(keys[seg[0]]);
       if (s !== undefined && prev && prevFile && sameSegment({ keys, shas }, seg, prevFile, prev.segments![s])) {
-        const compressed = prev.segment(s);
-        sum.add(inflateSegment(compressed));
-        writeSync(bodyFd, compressed);
-        lengths.push(compressed.length);
+        const copied = prev.segment(s);
+        put(copied.bytes, copied.facts);
         continue;
       }
-      let text = '';
+      const text: Buffer[] = [];
       for (let i = seg[0]; i < seg[1]; i++) {
         if (prev && prevFile) {
           // Both lists are in key order: step past the previous keys that are gone.
           while (p < prevFile.keys.length && prevFile.keys[p] < keys[i]) p++;
           if (p < prevFile.keys.length && prevFile.keys[p] === keys[i] && prevFile.shas[p] === shas[i]) {
-            text += await prev.line(p++);
+            text.push(await prev.line(p++));
             continue;
           }
         }
-        text += objectLine(i);
+        text.push(objectLine(i));
       }
-      const raw = Buffer.from(text, 'utf8');
-      sum.add(raw);
-      const compressed = compressSegment(raw);
-      writeSync(bodyFd, compressed);
-      lengths.push(compressed.length);
+      const made = segmentOf(Buffer.concat(text));
+      put(made.bytes, made.facts);
     }
     await prev?.finish();
     closeSync(bodyFd);
-    return assemble(path, body, segmentedHeader(lengths), sum.trailer());
+    return assemble(path, body, segmentedHeader(table), sum.trailer());
   } catch (err) {
     closeSync(bodyFd);
     rmSync(body, { force: true });
