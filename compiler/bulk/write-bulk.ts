@@ -21,7 +21,7 @@
  *   file  // { name: 'cards', file: 'bulk/cards.ndjson.gz', count: 5000, size, sha256, input }
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, createWriteStream, linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, createWriteStream, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import { readManifestHeader, type BulkFile, type ChangeEntry, type ManifestEntry
 import type { SetRecord } from '../../snapshots/records.js';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
+import { fileChecksum, inflateSegment, readSegmentTable, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -203,45 +204,203 @@ function readObject(dir: string, previousDir: string | null, key: string, sha256
   }
 }
 
-async function* documentLines(job: BulkJob, dir: string, previousDir: string | null, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
+/** The previous snapshot's file of a document bulk job, and the objects its lines were made from. */
+interface PreviousFile {
+  path: string;
+  file: BulkFile;
+  keys: string[];
+  shas: string[];
+}
+
+/**
+ * The previous file's lines by position, asked for in increasing order. A segmented file
+ * (segmented-gzip.ts) inflates only the segments asked into; an older file (one gzip stream) is
+ * read through once. Either way a file that does not match its manifest entry throws
+ * StalePreviousBulk and the caller builds from the objects alone.
+ */
+interface PreviousLines {
+  /** The line at `position`, with its newline. */
+  line(position: number): Promise<Buffer>;
+  /** The compressed bytes of segment `s` and its table entry (segmented files only). */
+  segment(s: number): { bytes: Buffer; facts: SegmentFacts };
+  segments: [number, number][] | null;
+  finish(): Promise<void>;
+  close(): void;
+}
+
+function fileSha256(path: string): string {
+  const fd = openSync(path, 'r');
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hash.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+function openPreviousLines(prev: PreviousFile): PreviousLines {
+  const size = statSync(prev.path).size;
+  const table = size === prev.file.size ? readSegmentTable(prev.path, size) : null;
+  const segments = table ? segmentsOf(prev.keys) : null;
+  if (!table || !segments || segments.length !== table.segments.length || prev.keys.length !== prev.file.count) {
+    // An older bulk file (one gzip stream), or a table that does not fit: read it through.
+    const stream = previousLines(prev.path, prev.file);
+    let read = 0;
+    return {
+      segments: null,
+      async line(position) {
+        let l = await stream.next();
+        for (read++; read <= position; read++) l = await stream.next();
+        return Buffer.from(l, 'utf8');
+      },
+      segment() {
+        throw new Error('not a segmented bulk file');
+      },
+      finish: () => stream.finish(),
+      close: () => stream.close(),
+    };
+  }
+  if (fileSha256(prev.path) !== prev.file.sha256) throw new StalePreviousBulk(`${prev.path} does not match its manifest entry`);
+  const fd = openSync(prev.path, 'r');
+  const bytesOf = (s: number) => {
+    const b = Buffer.allocUnsafe(table.segments[s].compressed);
+    if (readSync(fd, b, 0, b.length, table.offsets[s]) !== b.length) throw new StalePreviousBulk(`${prev.path} is shorter than its segment table`);
+    return b;
+  };
+  let held = -1;
+  let lines: Buffer[] = [];
+  let s = 0;
+  return {
+    segments,
+    async line(position) {
+      while (segments[s][1] <= position) s++;
+      if (held !== s) {
+        lines = splitLines(inflateSegment(bytesOf(s)));
+        if (lines.length !== segments[s][1] - segments[s][0]) throw new StalePreviousBulk(`${prev.path}: segment ${s} has ${lines.length} lines`);
+        held = s;
+      }
+      return lines[position - segments[s][0]];
+    },
+    segment: (s) => ({ bytes: bytesOf(s), facts: table.segments[s] }),
+    async finish() {},
+    close: () => closeSync(fd),
+  };
+}
+
+/** The lines of a buffer, each a view ending with its newline. */
+function splitLines(text: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = 0;
+  for (let end = text.indexOf(10); end >= 0; end = text.indexOf(10, start)) {
+    lines.push(text.subarray(start, end + 1));
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** True when new segment [a, b) of `job` holds exactly previous segment [c, d)'s keys and objects. */
+function sameSegment(job: { keys: string[]; shas: string[] }, [a, b]: [number, number], prev: PreviousFile, [c, d]: [number, number]): boolean {
+  if (b - a !== d - c) return false;
+  for (let i = 0; i < b - a; i++) if (job.keys[a + i] !== prev.keys[c + i] || job.shas[a + i] !== prev.shas[c + i]) return false;
+  return true;
+}
+
+/**
+ * Writes a document bulk file in segments (segmented-gzip.ts). A segment whose keys and objects are
+ * those of a previous segment is copied compressed; in the others, an unchanged object's line comes
+ * from the previous file and a new or changed one is read back from its object.
+ */
+async function writeDocumentFile(job: BulkJob, path: string, dir: string, previousDir: string | null, prevFile: PreviousFile | null): Promise<{ size: number; sha256: string }> {
   const keys = job.keys ?? [];
   const shas = job.shas ?? [];
-  const before = reuse && job.previous ? job.previous : null;
-  const prev = before && reuse ? previousLines(reuse.path, reuse.file) : null;
   const stored = job.stored;
   const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
-  const bytesOf = (i: number, key: string): Buffer =>
-    packs && stored ? packs.read(stored.packs[i], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, key, shas[i]);
+  const objectLine = (i: number): Buffer => {
+    const bytes = packs && stored ? packs.read(stored.packs[i], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], shas[i]);
+    return Buffer.from(dataOf(gunzipSync(bytes).toString('utf8'), keys[i]) + '\n', 'utf8');
+  };
+  const prev = prevFile ? openPreviousLines(prevFile) : null;
+  const previousSegments = new Map<string, number>();
+  if (prev?.segments && prevFile) for (let s = 0; s < prev.segments.length; s++) previousSegments.set(prevFile.keys[prev.segments[s][0]], s);
+  const body = `${path}.body`;
+  const bodyFd = openSync(body, 'w');
+  const table: SegmentFacts[] = [];
+  const sum = fileChecksum();
+  const put = (bytes: Buffer, facts: SegmentFacts) => {
+    writeSync(bodyFd, bytes);
+    table.push(facts);
+    sum.add(facts);
+  };
   try {
     let p = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (prev && before) {
-        // Both lists are in key order: skip the previous lines of keys that are gone.
-        while (p < before.keys.length && before.keys[p] < key) {
-          await prev.next();
-          p++;
-        }
-        if (p < before.keys.length && before.keys[p] === key) {
-          const line = await prev.next();
-          if (before.shas[p++] === shas[i]) {
-            yield line;
+    for (const seg of segmentsOf(keys)) {
+      const s = previousSegments.get(keys[seg[0]]);
+      if (s !== undefined && prev && prevFile && sameSegment({ keys, shas }, seg, prevFile, prev.segments![s])) {
+        const copied = prev.segment(s);
+        put(copied.bytes, copied.facts);
+        continue;
+      }
+      const text: Buffer[] = [];
+      for (let i = seg[0]; i < seg[1]; i++) {
+        if (prev && prevFile) {
+          // Both lists are in key order: step past the previous keys that are gone.
+          while (p < prevFile.keys.length && prevFile.keys[p] < keys[i]) p++;
+          if (p < prevFile.keys.length && prevFile.keys[p] === keys[i] && prevFile.shas[p] === shas[i]) {
+            text.push(await prev.line(p++));
             continue;
           }
         }
+        text.push(objectLine(i));
       }
-      yield dataOf(gunzipSync(bytesOf(i, key)).toString('utf8'), key) + '\n';
+      const made = segmentOf(Buffer.concat(text));
+      put(made.bytes, made.facts);
     }
     await prev?.finish();
+    closeSync(bodyFd);
+    return assemble(path, body, segmentedHeader(table), sum.trailer());
+  } catch (err) {
+    closeSync(bodyFd);
+    rmSync(body, { force: true });
+    throw err;
   } finally {
     prev?.close();
     packs?.close();
   }
 }
 
-async function* linesOf(job: BulkJob, dir: string, previousDir: string | null, reuse: { path: string; file: BulkFile } | null): AsyncGenerator<string> {
-  if (job.lines) yield* job.lines;
-  else yield* documentLines(job, dir, previousDir, reuse);
+/** Header, then the body file, then the trailer, into `path` (via a temporary name), hashed as written. */
+function assemble(path: string, body: string, header: Buffer, trailer: Buffer): { size: number; sha256: string } {
+  const tmp = `${path}.tmp`;
+  const out = openSync(tmp, 'w');
+  const hash = createHash('sha256');
+  let size = 0;
+  const put = (b: Buffer) => {
+    writeSync(out, b);
+    hash.update(b);
+    size += b.length;
+  };
+  try {
+    put(header);
+    const fd = openSync(body, 'r');
+    const buf = Buffer.allocUnsafe(1 << 20);
+    try {
+      for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) put(buf.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+    put(trailer);
+  } catch (err) {
+    closeSync(out);
+    rmSync(tmp, { force: true });
+    throw err;
+  } finally {
+    rmSync(body, { force: true });
+  }
+  closeSync(out);
+  renameSync(tmp, path);
+  return { size, sha256: hash.digest('hex') };
 }
 
 export async function previousBulk(previousDir: string | null): Promise<Map<string, BulkFile>> {
@@ -321,14 +480,18 @@ export async function buildBulkFile(job: BulkJob, dir: string, previousDir: stri
   }
   // Lines of unchanged objects come from the previous file when it is there and intact (at 100k
   // cards the alternative, reading 100,000 objects back, took 13 s of CPU and, once this VM had
-  // evicted them from the page cache, 53 s of disk reads: docs/benchmarks.md).
-  const reuse = previousDir !== null && prev && prev.file === file ? { path: join(previousDir, prev.file), file: prev } : null;
+  // evicted them from the page cache, 53 s of disk reads: docs/benchmarks.md); whole segments of it
+  // when their lines are all unchanged (segmented-gzip.ts).
+  const path = join(dir, file);
+  const reuse = previousDir !== null && prev && prev.file === file && job.previous ? { path: join(previousDir, prev.file), file: prev, ...job.previous } : null;
+  const build = (from: PreviousFile | null) =>
+    job.lines ? writeGzipLines(path, (async function* () { yield* job.lines!; })()) : writeDocumentFile(job, path, dir, previousDir, from);
   let written: { size: number; sha256: string };
   try {
-    written = await writeGzipLines(join(dir, file), linesOf(job, dir, previousDir, reuse));
+    written = await build(reuse);
   } catch (err) {
     if (!(err instanceof StalePreviousBulk || (reuse && isMissing(err, reuse.path)))) throw err;
-    written = await writeGzipLines(join(dir, file), linesOf(job, dir, previousDir, null));
+    written = await build(null);
   }
   return { name: job.name, file, count: job.count, size: written.size, sha256: written.sha256, input: job.input };
 }
