@@ -174,6 +174,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       summaries.range = mergePriceRange(summaries.range, facts.range);
       await handle(line.entity, line.id, line, facts.summary);
     }
+    const { lines } = summaries.priceLines;
+    if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${lines.length} unchanged, taken from the previous snapshot without parsing`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
     await flush();
