@@ -1,17 +1,18 @@
 /**
  * The price lines a snapshot compiled, stored so the next compile does not parse the ones that did
  * not change (docs/snapshots.md, "Incremental compiles"). Parsing and validating the 275 MB price
- * file of a 100,000-card catalog was most of an incremental compile's `cards and figures` phase,
- * though 99% of its lines are byte-identical to the previous compile's.
+ * file of a 100,000-card catalog was a large part of an incremental compile's `cards and figures`
+ * phase, though 99% of its lines are byte-identical to the previous compile's.
  *
- * One row per accepted line, keyed by the line's hash (streamPrices' `key`): the entity, the last day
- * of the series (for the asOf check), the first and last priced day (the catalog's price range) and
- * the PriceSummary, everything the compile takes from a line whose entity is not rendered again. The
- * rows live in tables of the snapshot's objects.sqlite (covered by the manifest with it), with the
- * version they were written by: the renderer code hash and the code of the source checks and of this
- * module, so a changed compiler parses every line again instead of trusting an older summary. A store
- * that is missing, of another version or malformed in any row is ignored whole: the compile then
- * parses every line, as a first compile does.
+ * Per accepted line, keyed by the line's hash (streamPrices' `key`) and its length: the entity, the
+ * last day of the series (for the asOf check), the first and last priced day (the catalog's price
+ * range) and the PriceSummary, everything the compile takes from a line whose entity is not rendered
+ * again. The lines are stored in chunks (price-line-codec.ts, each with its SHA-1) in a table of the
+ * snapshot's objects.sqlite (covered by the manifest with it), beside the version they were written
+ * by: the renderer code hash and the code of the source checks and of this module, so a changed
+ * compiler parses every line again instead of trusting an older summary. A store that is missing, of
+ * another version, or with any chunk that does not match its SHA-1 or decode exactly is ignored whole:
+ * the compile then parses every line, as a first compile does.
  *
  * @example
  *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
@@ -78,7 +79,7 @@ export function mergePriceRange(range: PriceRange, line: PriceRange): PriceRange
 
 /**
  * The version rows are written and trusted under: the renderer code hash (summaries) plus the code
- * of the source checks (what "accepted" means) and of this module (what a row holds).
+ * of the source checks (what "accepted" means) and of this module and its codec (what a line holds).
  */
 export function priceLinesVersion(codeHash: string): string {
   const parts: string[] = [STORE_FORMAT, codeHash];
@@ -87,7 +88,9 @@ export function priceLinesVersion(codeHash: string): string {
     if (!/\.(js|ts)$/.test(name) || name.endsWith('.d.ts')) continue;
     parts.push(name, readFileSync(join(sourceDir, name), 'utf8'));
   }
-  parts.push(readFileSync(fileURLToPath(import.meta.url), 'utf8'));
+  // This file and its codec beside it (.js when built, .ts when a test runs the source).
+  const codec = import.meta.url.replace(/price-line-store\.(js|ts)$/, 'price-line-codec.$1');
+  for (const own of [import.meta.url, codec]) parts.push(readFileSync(fileURLToPath(own), 'utf8'));
   return fingerprint(...parts);
 }
 

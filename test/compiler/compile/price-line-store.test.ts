@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
 import { decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
 import {
-  priceLineFacts, readPriceLines, writePriceLines, type StoredPriceLine,
+  priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
 
 const dirs: string[] = [];
@@ -67,5 +67,10 @@ describe('stored price lines', () => {
     // Written again (as into a copy of the previous file): replaced, not added to.
     writePriceLines(path, { version: 'v1', lines: LINES.slice(0, 2) });
     expect(readPriceLines(path, 'v1').size).toBe(2);
+  });
+
+  it('when the renderer code hash differs then so does the version the lines are trusted under', () => {
+    expect(priceLinesVersion('renderer A')).toBe(priceLinesVersion('renderer A'));
+    expect(priceLinesVersion('renderer A')).not.toBe(priceLinesVersion('renderer B'));
   });
 });
