@@ -1,16 +1,19 @@
 /**
  * The compile's `cards and figures` phase: the price file is streamed once, and each card and figure
  * is either re-used from the previous snapshot (same input fingerprint) or rendered on the render
- * threads while its price series is at hand, keeping only a small price summary per entity.
+ * threads while its price series is at hand, keeping only a small price summary per entity. A price
+ * line byte-identical to one the previous snapshot stored (price-line-store.ts) is not parsed: its
+ * summary, range and the facts its checks need are taken from the store, and it is parsed only when
+ * its entity is rendered again.
  */
+import { join } from 'node:path';
 import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
-import { figureKey } from '../../snapshots/keys.js';
+import { figureKey, OBJECT_INDEX_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
-import { streamPrices, type CatalogSource, type LoadedCatalog } from '../source/index.js';
+import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PriceLine } from '../source/index.js';
 import { createFxLookup } from '../render/fx.js';
-import { summarizePrices } from '../render/price-summary.js';
 import type { FxLookup, PriceSummary } from '../render/types.js';
-import { extendPriceRange, type PriceRange } from '../render/summary.js';
+import type { PriceRange } from '../render/summary.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { cardKeys, type EntityJob } from './entity-jobs.js';
 import type { ObjectTable } from './object-table.js';
@@ -18,6 +21,10 @@ import type { PackOutput } from './pack-output.js';
 import { createEntityPool } from './pool.js';
 import type { PreviousSnapshot } from './previous.js';
 import type { ProgressSink } from './progress.js';
+import {
+  mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
+  type PriceLineFacts, type PriceLinesToStore,
+} from './price-line-store.js';
 
 export interface PriceSummaries {
   cards: Map<string, PriceSummary>;
@@ -30,6 +37,10 @@ export interface PriceSummaries {
    * the search index is then updated in place instead of rebuilt (search-phase.ts).
    */
   rendered: { card: string[]; figure: string[]; onlyPrices: boolean };
+  /** The accepted price lines, for the next compile (written into the object index file). */
+  priceLines: PriceLinesToStore;
+  /** How many price lines were taken from the previous snapshot's store instead of parsed. */
+  priceLinesReused: number;
 }
 
 /**
@@ -65,7 +76,16 @@ export interface EntityPhase {
  */
 export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
   const fx = createFxLookup(catalog.fxRates);
-  const summaries: PriceSummaries = { cards: new Map(), figures: new Map(), range: null, rendered: { card: [], figure: [], onlyPrices: true } };
+  const version = priceLinesVersion(p.codeHash);
+  const stored = p.previous ? readPriceLines(join(p.previous.dir, OBJECT_INDEX_FILE), version) : NO_STORED_PRICE_LINES;
+  const summaries: PriceSummaries = {
+    cards: new Map(),
+    figures: new Map(),
+    range: null,
+    rendered: { card: [], figure: [], onlyPrices: true },
+    priceLines: { version, lines: [] },
+    priceLinesReused: 0,
+  };
   // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
   const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
     for (const o of objects) {
@@ -88,8 +108,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const fxByDate = new Map<string, string>();
   const seriesJson = new Map<string, string>();
 
-  const handle = async (entity: 'card' | 'figure', id: string, prices: PriceSeriesRecord | null, text: string | null) => {
-    const summary = prices ? summarizePrices(prices) : null;
+  const handle = async (entity: 'card' | 'figure', id: string, line: PriceLine<PriceLineFacts> | null, summary: PriceSummary | null) => {
     if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
     let fxPart = '';
     if (summary) {
@@ -97,9 +116,14 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       fxPart = fxByDate.get(summary.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
     }
-    let job: EntityJob;
+    // fingerprint(raw line, FX quotes), continuing the hash streamPrices took of the line.
+    const pricesPart = line ? line.fingerprint(fxPart) : fingerprint('', fxPart);
+    // The series is parsed only for an entity rendered again (a stored line was not parsed).
+    const prices = (): PriceSeriesRecord | null => (line ? line.record ?? parseKnownLine(line.text) : null);
+    let job: () => EntityJob;
     let keys: string[];
     let record: string;
+    let input: string;
     const prev = p.previous;
     if (entity === 'card') {
       const card = catalog.cards.get(id) as CardRecord;
@@ -108,20 +132,19 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       let sj = setJson.get(sKey);
       if (sj === undefined) setJson.set(sKey, (sj = stableJson(set)));
       record = fingerprint(p.codeHash, stableJson(card), sj);
-      const input = entityInput(record, fingerprint(text ?? '', fxPart));
+      input = entityInput(record, pricesPart);
       keys = cardKeys(id);
-      job = { kind: 'card', card, set, prices, input };
+      job = () => ({ kind: 'card', card, set, prices: prices(), input });
     } else {
       const figure = catalog.figures.get(id) as FigureRecord;
       const series = catalog.figureSeries.get(figure.seriesId)!;
       let sj = seriesJson.get(series.id);
       if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
       record = fingerprint(p.codeHash, stableJson(figure), sj);
-      const input = entityInput(record, fingerprint(text ?? '', fxPart));
+      input = entityInput(record, pricesPart);
       keys = [figureKey(id)];
-      job = { kind: 'figure', figure, series, prices, input };
+      job = () => ({ kind: 'figure', figure, series, prices: prices(), input });
     }
-    const input = job.input;
     if (prev && keys.every((k) => prev.objects.inputOf(k) === input)) {
       // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
       for (const k of keys) {
@@ -135,18 +158,24 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     }
     summaries.rendered[entity].push(id);
     if (recordPartOf(prev?.objects.inputOf(keys[0])) !== record) summaries.rendered.onlyPrices = false;
-    batch.push(job);
+    batch.push(job());
     batchEntities++;
     if (batch.length >= BATCH) await flush();
   };
 
   try {
     const priced = { card: new Set<string>(), figure: new Set<string>() };
-    for await (const { record, text } of streamPrices(source, catalog)) {
-      priced[record.entity].add(record.id);
-      summaries.range = extendPriceRange(summaries.range, record);
-      await handle(record.entity, record.id, record, text);
+    const known = (key: string, text: string) => stored.get(key, text.length);
+    for await (const line of streamPrices(source, catalog, { known })) {
+      priced[line.entity].add(line.id);
+      const facts = line.known ?? priceLineFacts(line.record!);
+      if (line.known) summaries.priceLinesReused++;
+      summaries.priceLines.lines.push({ key: line.key, chars: line.text.length, facts });
+      summaries.range = mergePriceRange(summaries.range, facts.range);
+      await handle(line.entity, line.id, line, facts.summary);
     }
+    const { lines } = summaries.priceLines;
+    if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${lines.length} unchanged, taken from the previous snapshot without parsing`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
     await flush();

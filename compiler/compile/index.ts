@@ -27,6 +27,7 @@ import { changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../
 import { ObjectTable, type ChangeCounts, type TableEntry } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
 import { writeSnapshotIndex } from './object-index-phase.js';
+import { writePriceLines } from './price-line-store.js';
 import { createPackOutput } from './pack-output.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot } from './previous.js';
@@ -188,7 +189,10 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const packs = await run.step('object index', null, () => {
       const rewritten = out.compact(table.values(), (key, at) => table.relocate(key, at));
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-      return writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table);
+      const refs = writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table);
+      // The accepted price lines, for the next compile (price-line-store.ts).
+      writePriceLines(join(writer.dir, OBJECT_INDEX_FILE), summaries.priceLines);
+      return refs;
     });
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,

@@ -42,7 +42,7 @@ function open(location: string, options: OpenSourceOptions = FAST): CatalogSourc
 async function readAll(source: CatalogSource, maxRejects = 0) {
   const catalog = await loadCatalog(source, { maxRejects });
   const prices = [];
-  for await (const line of streamPrices(source, catalog)) prices.push(line);
+  for await (const { record, text } of streamPrices(source, catalog)) prices.push({ record, text });
   return { ...plain(catalog), prices, rejects: catalog.rejects.finish() };
 }
 

@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { PriceSeriesRecord } from '../../../snapshots/records.js';
+import { decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
+import {
+  priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
+} from '../../../compiler/compile/price-line-store.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const key = (n: number) => `k${String(n).padStart(26, '0')}`;
+const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), chars: 100 + n, facts: priceLineFacts(record) });
+
+const LINES: StoredPriceLine[] = [
+  line(1, { entity: 'card', id: 'mtg-lea-1', start: '2026-10-01', usdCents: [100, 200, null, 250] }),
+  // A velocity that rounds to 0 from a tiny fall.
+  line(2, { entity: 'card', id: 'mtg-lea-2', start: '2026-11-18', usdCents: [1000000, 999999] }),
+  // Cents past 32 bits, a synthetic series and an id beyond ASCII.
+  line(3, { entity: 'figure', id: 'fig-é-3', start: '2025-01-01', usdCents: [5_000_000_000, null, 2 ** 40], synthetic: true }),
+  // No price at all: no summary, no range, but a last day.
+  line(4, { entity: 'card', id: 'mtg-lea-4', start: '2026-11-01', usdCents: [null, null] }),
+  // An empty series: no last day either.
+  line(5, { entity: 'card', id: 'mtg-lea-5', start: '2026-11-01', usdCents: [] }),
+  line(6, { entity: 'card', id: 'mtg-lea-6', start: '2026-11-20', usdCents: [0] }),
+];
+
+describe('stored price lines', () => {
+  it('when chunks are encoded and decoded then every line comes back as summarizePrices returned it', () => {
+    const back = decodePriceLines(encodePriceLines(LINES));
+    expect(back).toEqual(LINES);
+    // The very numbers (Object.is: a -0 stays -0, which JSON would not keep).
+    back!.forEach((l, i) => expect(Object.is(l.facts.summary?.velocity24h, LINES[i].facts.summary?.velocity24h)).toBe(true));
+    // Same key order too: the summary objects are the same as a parse gives, also when serialized.
+    expect(back!.map((l) => JSON.stringify(l.facts))).toEqual(LINES.map((l) => JSON.stringify(l.facts)));
+  });
+
+  it('when a chunk is cut short or has bytes after its last line then it does not decode, or only to its whole lines', () => {
+    const bytes = encodePriceLines(LINES);
+    // Cut at a line boundary the lines before it are well-formed: the chunk's SHA-1 and the stored
+    // line count (readPriceLines) refuse such a chunk; never is a line decoded wrong.
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const back = decodePriceLines(bytes.subarray(0, bytes.length - cut));
+      if (back !== null) expect(back).toEqual(LINES.slice(0, back.length));
+      if (back !== null) expect(back.length).toBeLessThan(LINES.length);
+    }
+    expect(decodePriceLines(Buffer.concat([bytes, Buffer.from([1, 2, 3])]))).toBeNull();
+  });
+
+  it('when written to an object index file then only the same version reads them back, and a line only with its length', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const path = join(dir, 'objects.sqlite');
+    new Database(path).close();
+    writePriceLines(path, { version: 'v1', lines: LINES });
+    const stored = readPriceLines(path, 'v1');
+    expect(stored.size).toBe(LINES.length);
+    expect(stored.get(key(3), 103)).toEqual(LINES[2].facts);
+    expect(stored.get(key(3), 104)).toBeUndefined();
+    expect(readPriceLines(path, 'v2').size).toBe(0);
+    expect(readPriceLines(join(dir, 'missing.sqlite'), 'v1').size).toBe(0);
+    // Written again (as into a copy of the previous file): replaced, not added to.
+    writePriceLines(path, { version: 'v1', lines: LINES.slice(0, 2) });
+    expect(readPriceLines(path, 'v1').size).toBe(2);
+  });
+
+  it('when the renderer code hash differs then so does the version the lines are trusted under', () => {
+    expect(priceLinesVersion('renderer A')).toBe(priceLinesVersion('renderer A'));
+    expect(priceLinesVersion('renderer A')).not.toBe(priceLinesVersion('renderer B'));
+  });
+});

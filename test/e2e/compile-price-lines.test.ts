@@ -1,0 +1,168 @@
+/**
+ * Price lines an incremental compile takes from the previous snapshot instead of parsing them
+ * (compiler/compile/price-line-store.ts): every case compiles incrementally through the CLI and
+ * expects exactly what a full compile of the same catalog gives (objects, search rows, bulk files,
+ * rejects), plus how many lines were taken from the store.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { currentId, manifestEntries, manifestHeader } from '../helpers/snapshot-files.js';
+import { OBJECT_INDEX_FILE, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+
+let catalog: string;
+
+beforeAll(async () => {
+  catalog = join(tempDir(), 'catalog');
+  const r = await runCli(['generate', '--out', catalog, '--cards', '400', '--seed', '11']);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+const REJECTS = ['--max-rejects', '100000'];
+
+async function compile(cat: string, root: string, extra: string[] = REJECTS) {
+  const r = await runCli(['compile', '--source', cat, '--out', root, ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+}
+
+/** A copy of the test catalog and a root holding its first snapshot. */
+async function compiledCopy(): Promise<{ cat: string; root: string }> {
+  const cat = join(tempDir(), 'catalog');
+  cpSync(catalog, cat, { recursive: true });
+  const root = tempDir();
+  await compile(cat, root);
+  return { cat, root };
+}
+
+function priceLines(cat: string): string[] {
+  return readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter((l) => l.length > 0);
+}
+
+function writePriceLines(cat: string, lines: string[]): void {
+  writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n') + '\n');
+}
+
+/** "price lines: X of N unchanged ..." of a compile's stderr, or null when it has none. */
+function reusedOf(stderr: string): { reused: number; of: number } | null {
+  const m = /price lines: (\d+) of (\d+) unchanged, taken from the previous snapshot without parsing/.exec(stderr);
+  return m ? { reused: Number(m[1]), of: Number(m[2]) } : null;
+}
+
+/** The skipped-record lines of a compile's output. */
+function skipped(r: { stdout: string; stderr: string }): string[] {
+  return `${r.stdout}\n${r.stderr}`.split('\n').map((l) => /skipped [a-z-]+\.ndjson:\d+: [^"]*/.exec(l)?.[0]).filter((l): l is string => l !== undefined).sort();
+}
+
+/** Objects, search rows and bulk files of the current snapshot of a root. */
+function contents(root: string) {
+  const db = new Database(join(root, currentId(root)!, SEARCH_DB_FILE), { readonly: true });
+  try {
+    return {
+      objects: manifestEntries(root).map((e) => `${e.key} ${e.sha256} ${e.size}`),
+      search: db.prepare('SELECT * FROM search_entries ORDER BY rank').all(),
+      // The change list differs by definition (changes against the previous snapshot, or none).
+      bulk: (manifestHeader(root).bulk as { name: string; sha256: string; count: number }[]).filter((b) => b.name !== 'changes').map((b) => `${b.name} ${b.sha256} ${b.count}`),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Compiles `cat` incrementally into `root` and from scratch; expects the same result; returns the incremental run. */
+async function expectSameAsFull(cat: string, root: string) {
+  const incremental = await compile(cat, root);
+  const fresh = tempDir();
+  const full = await compile(cat, fresh);
+  expect(reusedOf(full.stderr)).toBeNull();
+  expect(contents(root)).toEqual(contents(fresh));
+  expect(skipped(incremental)).toEqual(skipped(full));
+  return incremental;
+}
+
+/** Runs SQL on the current snapshot's object index (to age or damage the stored price lines). */
+function onStore(root: string, sql: (db: Database.Database) => void): void {
+  const db = new Database(join(root, currentId(root)!, OBJECT_INDEX_FILE));
+  try {
+    sql(db);
+  } finally {
+    db.close();
+  }
+}
+
+// Each case compiles three times (first, incremental, full).
+describe('price lines taken from the previous snapshot', { timeout: 300_000 }, () => {
+  it('when 1% of the lines changed then the others are not parsed, the changed ones are, and the snapshot equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const lines = priceLines(cat);
+    let changed = 0;
+    writePriceLines(cat, lines.map((l, i) => {
+      if (i % 100 !== 0) return l;
+      changed++;
+      const rec = JSON.parse(l);
+      rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + 7;
+      return JSON.stringify(rec);
+    }));
+    const r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toEqual({ reused: lines.length - changed, of: lines.length });
+    // The next compile re-uses every line, the changed ones included (they were stored this time).
+    const again = await compile(cat, root);
+    expect(reusedOf(again.stderr)).toEqual({ reused: lines.length, of: lines.length });
+  });
+
+  it("when meta.json's asOf moves back then the unparsed lines that now run past it are rejected as in a full compile", async () => {
+    const { cat, root } = await compiledCopy();
+    const meta = JSON.parse(readFileSync(join(cat, 'meta.json'), 'utf8'));
+    const day = new Date(`${meta.asOf}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() - 3);
+    writeFileSync(join(cat, 'meta.json'), JSON.stringify({ ...meta, asOf: day.toISOString().slice(0, 10) }));
+    const r = await expectSameAsFull(cat, root);
+    expect(skipped(r).some((l) => l.includes('after asOf'))).toBe(true);
+    // Every line was unchanged: each accepted one came from the store, and fewer were accepted.
+    const { reused, of } = reusedOf(r.stderr)!;
+    expect(reused).toBe(of);
+    expect(of).toBeLessThan(priceLines(cat).length);
+  });
+
+  it('when a card is removed or a line is duplicated then its unparsed lines are rejected as in a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const lines = priceLines(cat);
+    const cardLines = lines.filter((l) => JSON.parse(l).entity === 'card');
+    // A priced card no binder or activity event names (a record naming an unknown card is a bad record).
+    const named = ['binders.ndjson', 'activity.ndjson'].map((f) => readFileSync(join(cat, f), 'utf8')).join('\n');
+    const removed = cardLines.slice(20).map((l) => JSON.parse(l).id as string).find((id) => !named.includes(`"${id}"`))!;
+    const cards = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n').filter((l) => l.length > 0);
+    writeFileSync(join(cat, 'cards.ndjson'), cards.filter((l) => JSON.parse(l).id !== removed).join('\n') + '\n');
+    // The same line twice (the copy byte-identical) and a line of another card appended at the end.
+    writePriceLines(cat, [...lines.slice(0, 10), lines[5], ...lines.slice(10), cardLines[7]]);
+    const r = await expectSameAsFull(cat, root);
+    const reasons = skipped(r);
+    expect(reasons.some((l) => l.includes(`refers to unknown card ${removed}`))).toBe(true);
+    expect(reasons.filter((l) => l.includes('duplicate price series'))).toHaveLength(2);
+  });
+
+  it('when the stored lines were written by another compiler version then none is trusted and every line is parsed', async () => {
+    const { cat, root } = await compiledCopy();
+    onStore(root, (db) => db.prepare('UPDATE price_lines_meta SET version = ?').run('an older compiler'));
+    const r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toBeNull();
+  });
+
+  it.each([
+    ['a chunk whose bytes do not match its SHA-1', (db: Database.Database) => db.prepare('UPDATE price_lines SET lines = substr(lines, 1, length(lines) - 1) WHERE chunk = 0').run()],
+    ['a chunk cut short with a matching SHA-1', (db: Database.Database) => {
+      const bytes = (db.prepare('SELECT lines FROM price_lines WHERE chunk = 0').pluck().get() as Buffer).subarray(0, 100);
+      db.prepare('UPDATE price_lines SET lines = ?, sha1 = ? WHERE chunk = 0').run(bytes, createHash('sha1').update(bytes).digest());
+    }],
+    ['a line count that does not match the chunks', (db: Database.Database) => db.prepare('UPDATE price_lines_meta SET lines = lines + 1').run()],
+    ['a table of another shape', (db: Database.Database) => db.exec('DROP TABLE price_lines; CREATE TABLE price_lines (chunk INTEGER, junk TEXT); INSERT INTO price_lines VALUES (0, \'x\')')],
+  ])('when the previous snapshot holds %s then the store is ignored and every line is parsed', async (_, damage) => {
+    const { cat, root } = await compiledCopy();
+    onStore(root, damage);
+    const r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toBeNull();
+  });
+});
