@@ -16,7 +16,7 @@ import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../s
 import { CatalogError } from '../../snapshots/errors.js';
 import { slugify } from '../../snapshots/ids.js';
 import { RANGES, type CardRecord, type Game, type PriceSeriesRecord, type Range, type SetRecord } from '../../snapshots/records.js';
-import { NOT_CANONICAL, envelopeJson, fxJson, historyJson, pricesJson, str } from './entity-json.js';
+import { NOT_CANONICAL, envelopeJson, fxJson, historyJson, historyJsonOf, pricesJson, str } from './entity-json.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
 import { MAX_POINTS, dailyPrices, historyBlock, priceWindow, windowAggregates, type DailyPrices, type HistoryBlock } from './price-history.js';
 import { isSynthetic, summarizeDaily } from './price-summary.js';
@@ -80,7 +80,7 @@ export function renderCardRangesJson(input: CardInput): string[] {
       `"set":{"code":${str(set.code)},"game":${str(set.game)},"name":${str(set.name)},"releasedAt":${str(set.releasedAt)}}}${tail}`;
     const fixedBytes = Buffer.byteLength(before) + Buffer.byteLength(after);
     const maxPoints = daily === null ? MAX_POINTS : pointBudget(daily, (range) => fixedBytes + Buffer.byteLength(historyJson(range)));
-    return RANGES.map((range) => before + historyJson(historyBlock(daily, range, maxPoints)) + after);
+    return RANGES.map((range) => before + historyJsonOf(daily, range, maxPoints) + after);
   } catch (err) {
     if (err !== NOT_CANONICAL) throw err;
     const shared = prepareCard(input);

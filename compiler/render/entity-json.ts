@@ -14,9 +14,11 @@
  * @example
  *   str('a"b')   // '"a\\"b"';   num(0.1 + 0.2) // '0.30000000000000004';   str(null) // 'null'
  */
+import { dayTimestamp } from '../../snapshots/dates.js';
 import { API_VERSION, SCHEMA_VERSION } from '../../snapshots/envelope.js';
+import type { Range } from '../../snapshots/records.js';
 import type { FxBlock, FxProvenance, MarketPrices } from './price-block.js';
-import type { HistoryBlock, PriceAggregates } from './price-history.js';
+import { forEachPoint, historyBlock, historyPlan, windowAggregates, type DailyPrices, type HistoryBlock, type PriceAggregates, type Resolution } from './price-history.js';
 
 /** Thrown when a value is not of the type the fast path writes; the caller uses stableJson instead. */
 export const NOT_CANONICAL = Symbol('not canonical');
@@ -60,7 +62,38 @@ function pointsJson(points: HistoryBlock['points']): string {
 }
 
 export function historyJson(h: HistoryBlock): string {
-  return `{"aggregates":${aggregatesJson(h.aggregates)},"from":${str(h.from)},"name":${str(h.name)},"points":${pointsJson(h.points)},"resolution":${str(h.resolution)},"to":${str(h.to)}}`;
+  return historyText(h.aggregates, h.from, h.name, pointsJson(h.points), h.resolution, h.to);
+}
+
+function historyText(aggregates: PriceAggregates, from: string | null, name: Range, points: string, resolution: Resolution, to: string | null): string {
+  return `{"aggregates":${aggregatesJson(aggregates)},"from":${str(from)},"name":${str(name)},"points":${points},"resolution":${str(resolution)},"to":${str(to)}}`;
+}
+
+/**
+ * `["<timestamp>",` of a day: the start of a point's text. A day's timestamp is digits and
+ * `-:.TZ`, which JSON.stringify writes between quotes unchanged. Bounded like dayTimestamp's memo.
+ */
+const pointHeads = new Map<number, string>();
+
+function pointHead(day: number): string {
+  let head = pointHeads.get(day);
+  if (head === undefined) {
+    head = `["${dayTimestamp(day)}",`;
+    if (pointHeads.size < 30_000) pointHeads.set(day, head);
+  }
+  return head;
+}
+
+/** historyJson(historyBlock(prices, range, maxPoints)), with the points written as text directly. */
+export function historyJsonOf(prices: DailyPrices | null, range: Range, maxPoints: number): string {
+  if (prices === null) return historyJson(historyBlock(null, range, maxPoints));
+  const { window, resolution } = historyPlan(prices, range, maxPoints);
+  let points = '';
+  forEachPoint(prices, window, resolution, (day, cents) => {
+    points += (points === '' ? '[' : ',') + pointHead(day) + num(cents) + ']';
+  });
+  points = points === '' ? '[]' : points + ']';
+  return historyText(windowAggregates(prices, window), dayTimestamp(window.fromDay), range, points, resolution, dayTimestamp(window.toDay));
 }
 
 export function pricesJson(p: MarketPrices | null): string {
