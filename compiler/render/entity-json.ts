@@ -2,7 +2,7 @@
  * The canonical JSON text (snapshots/codec.ts `stableJson`: keys sorted at every depth) of the blocks
  * card and figure documents are made of, written directly with the keys in sorted order by
  * construction. The card and figure renderers build their documents from these pieces instead of
- * building objects that `stableJson` then walks, checks and copies: that was about a third of the
+ * building objects that `stableJson` then walks, checks and copies: that was about a fifth of the
  * render worker's CPU (docs/benchmarks.md, "The full packed compile at 0.6").
  *
  * Values go through the same primitives JSON.stringify uses (a string's JSON.stringify, a finite
