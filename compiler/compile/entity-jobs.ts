@@ -9,9 +9,9 @@
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../snapshots/records.js';
 import { RANGES } from '../../snapshots/records.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
-import { encodeDocument, gzip, sha256Hex, stableJsonShared } from '../../snapshots/codec.js';
-import { renderCardRanges } from '../render/card.js';
-import { renderFigure } from '../render/figure.js';
+import { gzip, sha256Hex } from '../../snapshots/codec.js';
+import { renderCardRangesJson } from '../render/card.js';
+import { renderFigureJson } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
 import type { FxLookup } from '../render/types.js';
 import type { ThreadService } from '../threads/thread.js';
@@ -45,12 +45,11 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
     const out: RenderedObject[] = [];
     for (const job of jobs) {
       if (job.kind === 'card') {
-        const docs = renderCardRanges({ card: job.card, set: job.set, prices: job.prices, fx });
-        // The ranges share the card's base object: serialize it once for all five.
-        const json = stableJsonShared(RANGES.map((range) => docs.get(range)));
+        // Canonical JSON written directly (render/entity-json.ts), the same text stableJson makes.
+        const json = renderCardRangesJson({ card: job.card, set: job.set, prices: job.prices, fx });
         RANGES.forEach((range, i) => emit(out, cardKey(job.card.id, range), gzip(json[i]), job.input));
       } else {
-        emit(out, figureKey(job.figure.id), encodeDocument(renderFigure({ figure: job.figure, series: job.series, prices: job.prices, fx })), job.input);
+        emit(out, figureKey(job.figure.id), gzip(renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx })), job.input);
       }
     }
     return out;

@@ -11,10 +11,12 @@
  *     write(cardKey(card.id, range), encodeDocument(doc));
  *   }
  */
+import { stableJson } from '../../snapshots/codec.js';
 import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { slugify } from '../../snapshots/ids.js';
 import { RANGES, type CardRecord, type Game, type PriceSeriesRecord, type Range, type SetRecord } from '../../snapshots/records.js';
+import { NOT_CANONICAL, envelopeJson, fxJson, historyJson, historyJsonOf, pricesJson, str } from './entity-json.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
 import { MAX_POINTS, dailyPrices, historyBlock, priceWindow, windowAggregates, type DailyPrices, type HistoryBlock } from './price-history.js';
 import { isSynthetic, summarizeDaily } from './price-summary.js';
@@ -58,6 +60,34 @@ export function renderCardRanges(input: CardInput): Map<Range, Envelope<CardDocu
   return docs;
 }
 
+/**
+ * The canonical JSON (stableJson) of every range of RANGES, in that order, written directly: the
+ * text before and after the range block is the same in all five documents, so it is made once per
+ * card (entity-json.ts says why and how it stays byte-identical to stableJson).
+ */
+export function renderCardRangesJson(input: CardInput): string[] {
+  const { daily, asOf, base } = prepareBase(input);
+  try {
+    const [head, tail] = envelopeJson('card', toTimestamp(asOf));
+    const artist = base.artist === null ? 'null' : `{"name":${str(base.artist.name)},"slug":${str(base.artist.slug)}}`;
+    const set = base.set;
+    const before =
+      `${head}{"addedAt":${str(base.addedAt)},"artist":${artist},"fx":${fxJson(base.fx)},"game":${str(base.game)},"id":${str(base.id)},` +
+      `"imageUrl":${str(base.imageUrl)},"name":${str(base.name)},"number":${str(base.number)},"oracleId":${str(base.oracleId)},` +
+      `"prices":${pricesJson(base.prices)},"range":`;
+    const after =
+      `,"rarity":${str(base.rarity)},"releasedAt":${str(base.releasedAt)},` +
+      `"set":{"code":${str(set.code)},"game":${str(set.game)},"name":${str(set.name)},"releasedAt":${str(set.releasedAt)}}}${tail}`;
+    const fixedBytes = Buffer.byteLength(before) + Buffer.byteLength(after);
+    const maxPoints = daily === null ? MAX_POINTS : pointBudget(daily, (range) => fixedBytes + Buffer.byteLength(historyJson(range)));
+    return RANGES.map((range) => before + historyJsonOf(daily, range, maxPoints) + after);
+  } catch (err) {
+    if (err !== NOT_CANONICAL) throw err;
+    const shared = prepareCard(input);
+    return RANGES.map((range) => stableJson(cardEnvelope(shared, range)));
+  }
+}
+
 /** API.md §3: a card document stays within about 2-5 KB of JSON at every range. */
 export const CARD_MAX_BYTES = 5 * 1024;
 /** Room left for what varies between ranges besides the points (resolution name, aggregate digits). */
@@ -71,7 +101,14 @@ interface PreparedCard {
   maxPoints: number;
 }
 
-function prepareCard({ card, set, prices, fx }: CardInput): PreparedCard {
+function prepareCard(input: CardInput): PreparedCard {
+  const { daily, asOf, base } = prepareBase(input);
+  // JSON.stringify: same length as the stable encoding (only the key order differs), and faster.
+  const bytesWith = (range: HistoryBlock) => Buffer.byteLength(JSON.stringify(envelope('card', asOf, { ...base, range })));
+  return { daily, asOf, base, maxPoints: daily === null ? MAX_POINTS : pointBudget(daily, bytesWith) };
+}
+
+function prepareBase({ card, set, prices, fx }: CardInput): Omit<PreparedCard, 'maxPoints'> {
   if (prices !== null && (prices.entity !== 'card' || prices.id !== card.id)) {
     throw new CatalogError('internal', `price series ${prices.entity}:${prices.id} given to card ${card.id}`, { cardId: card.id });
   }
@@ -97,22 +134,19 @@ function prepareCard({ card, set, prices, fx }: CardInput): PreparedCard {
     prices: market.prices,
     fx: market.fx,
   };
-  return { daily, asOf, base, maxPoints: daily === null ? MAX_POINTS : pointBudget(daily, asOf, base) };
+  return { daily, asOf, base };
 }
 
 /**
  * 3mo keeps 91 daily points, which is most of the budget; a card with unusually long names or URLs
  * and 7-digit prices could pass 5 KB. Measuring the document without points once per card, and
  * sizing a point by the widest price, lets every range widen its buckets before it would.
+ * `bytesWith` measures the card's document with a given range block (either encoding: the length is
+ * the same in any key order).
  */
-function pointBudget(daily: DailyPrices, asOf: string, base: Omit<CardDocument, 'range'>): number {
+function pointBudget(daily: DailyPrices, bytesWith: (range: HistoryBlock) => number): number {
   const aggregates = windowAggregates(daily, priceWindow(daily, null));
-  const empty = envelope('card', asOf, {
-    ...base,
-    range: { name: 'all', from: '', to: '', resolution: 'quarter', points: [], aggregates } satisfies HistoryBlock,
-  });
-  // JSON.stringify: same length as the stable encoding (only the key order differs), and faster.
-  const emptyBytes = Buffer.byteLength(JSON.stringify(empty)) + 2 * 24 + RANGE_SLACK_BYTES;
+  const emptyBytes = bytesWith({ name: 'all', from: '', to: '', resolution: 'quarter', points: [], aggregates }) + 2 * 24 + RANGE_SLACK_BYTES;
   // `["YYYY-MM-DDT00:00:00.000Z",<cents>],` is 30 characters plus the digits.
   const pointBytes = 30 + Math.max(String(aggregates.minCents).length, String(aggregates.maxCents).length);
   return Math.max(1, Math.min(MAX_POINTS, Math.floor((CARD_MAX_BYTES - emptyBytes) / pointBytes)));

@@ -8,9 +8,11 @@
  *   renderFigure({ figure, series, prices: priceSeries, fx: createFxLookup(fxRates) })
  *   // Envelope<FigureDocument>: data.history.resolution === 'week', data.aggregates30d.minCents ...
  */
+import { stableJson } from '../../snapshots/codec.js';
 import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../snapshots/envelope.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { FigureRarity, FigureRecord, FigureSeriesRecord, PriceSeriesRecord } from '../../snapshots/records.js';
+import { NOT_CANONICAL, aggregatesJson, envelopeJson, fxJson, historyJson, pricesJson, str } from './entity-json.js';
 import { marketBlocks, type FxBlock, type MarketPrices } from './price-block.js';
 import { NO_AGGREGATES, dailyPrices, historyBlock, priceWindow, windowAggregates, type HistoryBlock, type PriceAggregates } from './price-history.js';
 import { isSynthetic, summarizeDaily } from './price-summary.js';
@@ -64,4 +66,22 @@ export function renderFigure({ figure, series, prices, fx }: FigureInput): Envel
     history: historyBlock(daily, FIGURE_HISTORY_RANGE),
     aggregates30d: daily === null ? { ...NO_AGGREGATES } : windowAggregates(daily, priceWindow(daily, AGGREGATES_DAYS)),
   });
+}
+
+/** stableJson(renderFigure(input)), written directly (entity-json.ts says why and how it stays byte-identical). */
+export function renderFigureJson(input: FigureInput): string {
+  const doc = renderFigure(input);
+  try {
+    const d = doc.data;
+    const [head, tail] = envelopeJson('figure', doc.asOf);
+    return (
+      `${head}{"addedAt":${str(d.addedAt)},"aggregates30d":${aggregatesJson(d.aggregates30d)},"fx":${fxJson(d.fx)},` +
+      `"history":${historyJson(d.history)},"id":${str(d.id)},"imageUrl":${str(d.imageUrl)},"name":${str(d.name)},` +
+      `"prices":${pricesJson(d.prices)},"rarity":${str(d.rarity)},"releasedAt":${str(d.releasedAt)},` +
+      `"series":{"id":${str(d.series.id)},"name":${str(d.series.name)}}}${tail}`
+    );
+  } catch (err) {
+    if (err !== NOT_CANONICAL) throw err;
+    return stableJson(doc);
+  }
 }

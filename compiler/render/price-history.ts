@@ -135,8 +135,14 @@ export function resolutionFor(window: PriceWindow, base: Resolution, maxPoints =
 
 /** One point per calendar bucket of `unit` that holds a price: the last price in it. */
 export function downsample(prices: DailyPrices, window: PriceWindow, unit: Resolution): PricePoint[] {
-  const { values, startDay } = prices;
   const points: PricePoint[] = [];
+  forEachPoint(prices, window, unit, (day, cents) => points.push([dayTimestamp(day), cents]));
+  return points;
+}
+
+/** downsample's points as `point(day, cents)` calls, oldest first (entity-json.ts writes them as text). */
+export function forEachPoint(prices: DailyPrices, window: PriceWindow, unit: Resolution, point: (day: number, cents: number) => void): void {
+  const { values, startDay } = prices;
   let bucketEnd = -Infinity;
   let day = 0;
   let cents = 0;
@@ -145,14 +151,13 @@ export function downsample(prices: DailyPrices, window: PriceWindow, unit: Resol
     if (v === null) continue;
     const d = startDay + i;
     if (d >= bucketEnd) {
-      if (bucketEnd !== -Infinity) points.push([dayTimestamp(day), cents]);
+      if (bucketEnd !== -Infinity) point(day, cents);
       bucketEnd = unit === 'day' ? d + 1 : bucketOf(d, unit).end;
     }
     day = d;
     cents = v;
   }
-  if (bucketEnd !== -Infinity) points.push([dayTimestamp(day), cents]);
-  return points;
+  if (bucketEnd !== -Infinity) point(day, cents);
 }
 
 /**
@@ -160,10 +165,8 @@ export function downsample(prices: DailyPrices, window: PriceWindow, unit: Resol
  * prices. `maxPoints` lets a caller with a byte budget ask for fewer points (wider buckets).
  */
 export function historyBlock(prices: DailyPrices | null, range: Range, maxPoints = MAX_POINTS): HistoryBlock {
-  const base = BASE_RESOLUTION[range];
-  if (prices === null) return { name: range, from: null, to: null, resolution: base, points: [], aggregates: { ...NO_AGGREGATES } };
-  const window = priceWindow(prices, RANGE_DAYS[range]);
-  const resolution = resolutionFor(window, base, maxPoints);
+  if (prices === null) return { name: range, from: null, to: null, resolution: BASE_RESOLUTION[range], points: [], aggregates: { ...NO_AGGREGATES } };
+  const { window, resolution } = historyPlan(prices, range, maxPoints);
   return {
     name: range,
     from: dayTimestamp(window.fromDay),
@@ -172,6 +175,12 @@ export function historyBlock(prices: DailyPrices | null, range: Range, maxPoints
     points: downsample(prices, window, resolution),
     aggregates: windowAggregates(prices, window),
   };
+}
+
+/** The window of a range and the bucket its points use (historyBlock's rules). */
+export function historyPlan(prices: DailyPrices, range: Range, maxPoints = MAX_POINTS): { window: PriceWindow; resolution: Resolution } {
+  const window = priceWindow(prices, RANGE_DAYS[range]);
+  return { window, resolution: resolutionFor(window, BASE_RESOLUTION[range], maxPoints) };
 }
 
 /** Rounds half away from zero to `decimals` places (so +x and -x round alike). */
