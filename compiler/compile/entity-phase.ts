@@ -16,7 +16,6 @@ import { cardKeys, type EntityJob } from './entity-jobs.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 import { createEntityPool } from './pool.js';
-import type { PreviousSnapshot } from './previous.js';
 import type { ProgressSink } from './progress.js';
 
 export interface PriceSummaries {
@@ -48,10 +47,11 @@ function recordPartOf(input: string | null | undefined): string | null {
 }
 
 const BATCH = 64;
+/** Entities whose previous inputs are looked up together (object-table.ts `previousInputs`). */
+const PENDING = 64;
 
 export interface EntityPhase {
   out: PackOutput;
-  previous: PreviousSnapshot | null;
   table: ObjectTable;
   codeHash: string;
   workers: number;
@@ -84,6 +84,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     await pool.submit(jobs);
     p.progress.advance(n);
   };
+  let pending: { entity: 'card' | 'figure'; id: string; job: EntityJob; keys: string[]; record: string }[] = [];
   const setJson = new Map<string, string>();
   const fxByDate = new Map<string, string>();
   const seriesJson = new Map<string, string>();
@@ -100,7 +101,6 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     let job: EntityJob;
     let keys: string[];
     let record: string;
-    const prev = p.previous;
     if (entity === 'card') {
       const card = catalog.cards.get(id) as CardRecord;
       const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
@@ -121,20 +121,29 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       keys = [figureKey(id)];
       job = { kind: 'figure', figure, series, prices, input };
     }
-    const input = job.input;
-    if (prev && keys.every((k) => prev.objects.inputOf(k) === input)) {
-      // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
-      for (const k of keys) {
-        if (p.table.reusePrevious(k)) continue;
-        const o = prev.objects.get(k)!;
-        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
-      }
-      reused++;
-      if (reused % BATCH === 0) p.progress.advance(BATCH);
-      return;
+    p.table.setEntityInput(entity, id, job.input);
+    if (!p.table.incremental) return render(entity, id, job, record, undefined);
+    // The previous inputs are looked up PENDING entities at a time: one statement, not one per key.
+    pending.push({ entity, id, job, keys, record });
+    if (pending.length >= PENDING) await decide();
+  };
+  /** Re-uses each pending entity whose objects all have its input in the previous snapshot; renders the others. */
+  const decide = async () => {
+    const entities = pending;
+    pending = [];
+    const before = p.table.previousInputs(entities.flatMap((e) => e.keys));
+    for (const e of entities) {
+      if (e.keys.every((k) => before.get(k) === e.job.input)) {
+        // Unchanged inputs: the previous objects' rows (pack and offset) stay, nothing rendered or compressed.
+        p.table.reuse(e.keys, 'entity');
+        reused++;
+        if (reused % BATCH === 0) p.progress.advance(BATCH);
+      } else await render(e.entity, e.id, e.job, e.record, before.get(e.keys[0]));
     }
+  };
+  const render = async (entity: 'card' | 'figure', id: string, job: EntityJob, record: string, previousInput: string | null | undefined) => {
     summaries.rendered[entity].push(id);
-    if (recordPartOf(prev?.objects.inputOf(keys[0])) !== record) summaries.rendered.onlyPrices = false;
+    if (recordPartOf(previousInput) !== record) summaries.rendered.onlyPrices = false;
     batch.push(job);
     batchEntities++;
     if (batch.length >= BATCH) await flush();
@@ -149,6 +158,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     }
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
+    await decide();
     await flush();
     p.progress.advance(reused % BATCH);
     await pool.drain();
