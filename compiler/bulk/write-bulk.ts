@@ -146,8 +146,8 @@ export function setsJob(sets: SetRecord[], perSet: Map<string, number>): BulkJob
 }
 
 /** The job of `bulk/changes.ndjson.gz`: the change list, one entry per line. */
-export function changesJob(changes: ChangeEntry[]): BulkJob {
-  const lines = changes.map((c) => JSON.stringify(c) + '\n');
+export function changesJob(changes: Iterable<ChangeEntry>): BulkJob {
+  const lines = Array.from(changes, (c) => JSON.stringify(c) + '\n');
   return { name: 'changes', input: hashOf(lines), count: lines.length, lines };
 }
 

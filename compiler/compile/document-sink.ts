@@ -1,8 +1,8 @@
 /**
  * Writes the aggregate documents (oracle, lists, feeds, summary) rendered on the main thread. The
  * input fingerprint of such a document is the hash of its stable JSON: when it equals the previous
- * snapshot's, the object is re-used (hard link, made by the reuse queue's thread) instead of
- * compressed and written again.
+ * snapshot's, the object is re-used (its row in the copy of the previous object index is kept,
+ * object-table.ts) instead of compressed and written again.
  *
  * A document that depends on a few cards only (an oracle concept: its printings) can skip even the
  * rendering: `putFromCards` fingerprints it from its cards' own input fingerprints (record, set,
@@ -23,10 +23,8 @@
  * order), so a set with one changed card writes only the page that shows it.
  */
 import { fingerprint, gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
-import { cardKey, figureKey } from '../../snapshots/keys.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
-import type { PreviousSnapshot } from './previous.js';
 
 /** An entity an aggregate is made from. */
 export interface EntityRef {
@@ -78,34 +76,20 @@ function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
 }
 
-export function createDocumentSink(out: PackOutput, table: ObjectTable, previous: PreviousSnapshot | null, codeHash: string): DocumentSink {
-  const prevObjects = previous?.objects;
+export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash: string): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
-    if (prevObjects?.inputOf(key) !== input) return false;
-    if (table.reusePrevious(key)) return true;
-    const before = prevObjects.get(key)!;
-    table.add({ key, size: before.size, sha256: before.sha256, input, at: out.reuse(key, before) });
+    if (!table.incremental || table.previousInput(key) !== input) return false;
+    table.reuse([key], 'aggregate');
     return true;
   };
   const write = (key: string, json: string, input: string) => {
     const bytes = gzip(json);
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
-  // Every range object of a card carries the card's input fingerprint; the 30d one stands for all.
-  // A card is in its set's, its artist's and its oracle concept's input (and in binders): its input
-  // is looked up once and kept by id, since a fresh key string hashed into a table of half a million
-  // objects costs microseconds, a look-up by the catalog's own id string (hash cached) does not.
-  const known = { card: new Map<string, string | null | undefined>(), figure: new Map<string, string | null | undefined>() };
-  const entityInput = (ref: EntityRef): string | null | undefined => {
-    const memo = known[ref.entity];
-    let input = memo.get(ref.id);
-    if (input === undefined && !memo.has(ref.id)) {
-      input = table.inputOf(ref.entity === 'card' ? cardKey(ref.id, '30d') : figureKey(ref.id));
-      memo.set(ref.id, input);
-    }
-    return input;
-  };
+  // The input the entity phase recorded for the card or figure (all of a card's range objects carry
+  // it), looked up by the catalog's own id.
+  const entityInput = (ref: EntityRef): string | undefined => table.entityInput(ref.entity, ref.id);
   // A record object in the inputs of two documents (a user and their binders: the showcase and its
   // binder pages) is serialized once; records are not mutated during the aggregates.
   const serialized = new WeakMap<object, string>();
@@ -126,7 +110,7 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
       const parts: string[] = [codeHash, 'cards:'];
       for (const id of [...cardIds].sort()) {
         const input = entityInput({ entity: 'card', id });
-        if (input === undefined || input === null) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
+        if (input === undefined) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
         parts.push(id, input);
       }
       const input = joinedFingerprint(parts);
@@ -142,7 +126,7 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, previous
       if (!reused(key, input)) write(key, stableJson(render()), input);
     },
     putPagesFrom(keyOf, input, render) {
-      if (prevObjects?.inputOf(keyOf(1)) === input) {
+      if (table.incremental && table.previousInput(keyOf(1)) === input) {
         let page = 1;
         while (reused(keyOf(page), input)) page++;
         return page - 1;

@@ -19,7 +19,6 @@ import { cardKeys, type EntityJob } from './entity-jobs.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 import { createEntityPool } from './pool.js';
-import type { PreviousSnapshot } from './previous.js';
 import type { ProgressSink } from './progress.js';
 import {
   mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
@@ -59,11 +58,14 @@ function recordPartOf(input: string | null | undefined): string | null {
 }
 
 const BATCH = 64;
+/** Entities whose previous inputs are looked up together (object-table.ts `previousInputs`). */
+const PENDING = 64;
 
 export interface EntityPhase {
   out: PackOutput;
-  previous: PreviousSnapshot | null;
   table: ObjectTable;
+  /** The previous snapshot's folder (its object index holds the stored price lines), or null. */
+  previousDir: string | null;
   codeHash: string;
   workers: number;
   threads: ThreadMode;
@@ -77,7 +79,7 @@ export interface EntityPhase {
 export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
   const fx = createFxLookup(catalog.fxRates);
   const version = priceLinesVersion(p.codeHash);
-  const stored = p.previous ? readPriceLines(join(p.previous.dir, OBJECT_INDEX_FILE), version) : NO_STORED_PRICE_LINES;
+  const stored = p.previousDir ? readPriceLines(join(p.previousDir, OBJECT_INDEX_FILE), version) : NO_STORED_PRICE_LINES;
   const summaries: PriceSummaries = {
     cards: new Map(),
     figures: new Map(),
@@ -104,6 +106,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     await pool.submit(jobs);
     p.progress.advance(n);
   };
+  let pending: { entity: 'card' | 'figure'; id: string; job: () => EntityJob; input: string; keys: string[]; record: string }[] = [];
   const setJson = new Map<string, string>();
   const fxByDate = new Map<string, string>();
   const seriesJson = new Map<string, string>();
@@ -124,7 +127,6 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     let keys: string[];
     let record: string;
     let input: string;
-    const prev = p.previous;
     if (entity === 'card') {
       const card = catalog.cards.get(id) as CardRecord;
       const set = catalog.setsByKey.get(`${card.game}/${card.setCode}`)!;
@@ -145,19 +147,29 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       keys = [figureKey(id)];
       job = () => ({ kind: 'figure', figure, series, prices: prices(), input });
     }
-    if (prev && keys.every((k) => prev.objects.inputOf(k) === input)) {
-      // Unchanged inputs: the previous objects' pack and offset, instead of rendering and compressing again.
-      for (const k of keys) {
-        if (p.table.reusePrevious(k)) continue;
-        const o = prev.objects.get(k)!;
-        p.table.add({ key: k, size: o.size, sha256: o.sha256, input: o.input, at: p.out.reuse(k, o) });
-      }
-      reused++;
-      if (reused % BATCH === 0) p.progress.advance(BATCH);
-      return;
+    p.table.setEntityInput(entity, id, input);
+    if (!p.table.incremental) return render(entity, id, job, record, undefined);
+    // The previous inputs are looked up PENDING entities at a time: one statement, not one per key.
+    pending.push({ entity, id, job, input, keys, record });
+    if (pending.length >= PENDING) await decide();
+  };
+  /** Re-uses each pending entity whose objects all have its input in the previous snapshot; renders the others. */
+  const decide = async () => {
+    const entities = pending;
+    pending = [];
+    const before = p.table.previousInputs(entities.flatMap((e) => e.keys));
+    for (const e of entities) {
+      if (e.keys.every((k) => before.get(k) === e.input)) {
+        // Unchanged inputs: the previous objects' rows (pack and offset) stay, nothing rendered or compressed.
+        p.table.reuse(e.keys, 'entity');
+        reused++;
+        if (reused % BATCH === 0) p.progress.advance(BATCH);
+      } else await render(e.entity, e.id, e.job, e.record, before.get(e.keys[0]));
     }
+  };
+  const render = async (entity: 'card' | 'figure', id: string, job: () => EntityJob, record: string, previousInput: string | null | undefined) => {
     summaries.rendered[entity].push(id);
-    if (recordPartOf(prev?.objects.inputOf(keys[0])) !== record) summaries.rendered.onlyPrices = false;
+    if (recordPartOf(previousInput) !== record) summaries.rendered.onlyPrices = false;
     batch.push(job());
     batchEntities++;
     if (batch.length >= BATCH) await flush();
@@ -178,6 +190,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${lines.length} unchanged, taken from the previous snapshot without parsing`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
+    await decide();
     await flush();
     p.progress.advance(reused % BATCH);
     await pool.drain();

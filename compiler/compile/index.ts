@@ -24,9 +24,9 @@ import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot } from '../publish/publish.js';
 import { changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
-import { ObjectTable, type ChangeCounts, type TableEntry } from './object-table.js';
+import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
-import { writeSnapshotIndex } from './object-index-phase.js';
+import { finishSnapshotIndex } from './object-index-phase.js';
 import { writePriceLines } from './price-line-store.js';
 import { createPackOutput } from './pack-output.js';
 import { createDocumentSink } from './document-sink.js';
@@ -151,13 +151,16 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
   const writer = createFsSnapshotWriter(options.out, snapshotId);
   makeDirsSync(writer.dir);
   const packsDir = join(options.out, PACKS_DIR);
-  const out = createPackOutput(packsDir, previous, { targetBytes: options.packBytes });
+  const out = createPackOutput(packsDir, { targetBytes: options.packBytes });
+  let table: ObjectTable | null = null;
   try {
-    const table = new ObjectTable(previous);
+    // The object index is built in place as objects are written (a copy of the previous one when it
+    // is packed): object-table.ts.
+    table = openObjectTable(join(writer.dir, OBJECT_INDEX_FILE), previous, out);
     const codeHash = rendererCodeHash();
     const entities = catalog.cards.size + catalog.figures.size;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, previous, table, codeHash, workers, threads, progress }),
+      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, codeHash, workers, threads, progress }),
     );
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
@@ -165,11 +168,14 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     // The bulk files read objects back from the packs (by pack and offset), so the packs written so
     // far are sealed first. The search index and the cards and figures bulk files build on their own
     // threads while the aggregates render here; the oracle, sets and changes bulk files follow.
-    out.seal();
-    const locate = { packsDir, of: (e: ManifestEntry) => out.locate((e as TableEntry).at) };
+    // Reading the cards' and figures' rows also deletes those of entities the catalog no longer has.
+    table.seal();
+    const t = table;
+    const locate = { packsDir, of: (e: ManifestEntry) => e as StoredObject };
+    const job = (name: DocumentName, live?: (id: string) => boolean) => documentJob(name, t.documents(name, live), t.previousDocuments(name), locate);
     const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));
-    bulkFiles.submit(documentJob('cards', table.values(), previous?.objects, locate));
-    bulkFiles.submit(documentJob('figures', table.values(), previous?.objects, locate));
+    bulkFiles.submit(job('cards', (id) => catalog.cards.has(id)));
+    bulkFiles.submit(job('figures', (id) => catalog.figures.has(id)));
     const sets = setsJob(catalog.sets, cardsPerSet(catalog.cards.values()));
     const previousSearch = previous ? { path: join(previous.dir, SEARCH_DB_FILE), sameSets: (await previousBulkInput(previous.dir, 'sets')) === sets.input } : null;
     const search = run.background(
@@ -177,39 +183,42 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
         startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads, previousSearch)),
     );
     await run.step('aggregate documents', null, () => {
-      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, table, previous, codeHash), progress);
-      out.seal();
+      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), progress);
+      t.seal();
     });
     await run.step('search index finish', null, () => search.finish());
-    const { counts, changes } = table.diff();
-    bulkFiles.submit(documentJob('oracle', table.values(), previous?.objects, locate));
+    t.removeStale();
+    const counts = t.counts();
+    const changes = t.changes();
+    bulkFiles.submit(job('oracle'));
     bulkFiles.submit(sets);
     bulkFiles.submit(changesJob(changes));
     const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const packs = await run.step('object index', null, () => {
-      const rewritten = out.compact(table.values(), (key, at) => table.relocate(key, at));
+      const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-      const refs = writeSnapshotIndex(join(writer.dir, OBJECT_INDEX_FILE), out, table);
-      // The accepted price lines, for the next compile (price-line-store.ts).
+      // The accepted price lines, for the next compile (price-line-store.ts): the index's own
+      // connection has committed, so a second one adds the tables before the file is hashed.
       writePriceLines(join(writer.dir, OBJECT_INDEX_FILE), summaries.priceLines);
-      return refs;
+      return packs;
     });
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION_PACKS,
       snapshotId,
       asOf: toTimestamp(catalog.meta.asOf),
-      objects: table.size,
+      objects: t.size,
       previous: previous?.id ?? null,
       counts,
       bulk,
       packs,
     };
     const { pruned } = await run.step('publish', null, () => publishSnapshot({ root: options.out, writer, header, changes, keep, signKey: options.signKey }));
+    t.close();
     return {
       snapshotId,
       previousId: previous?.id ?? null,
-      objects: table.size,
+      objects: header.objects,
       counts,
       cards: catalog.cards.size,
       figures: catalog.figures.size,
@@ -221,6 +230,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     // Threads first, so nothing writes into the folder while it is removed. Sealed packs of a failed
     // compile are content-addressed and unreferenced: the next prune collects them.
     await run.abort();
+    table?.close();
     out.abort();
     // One call at a time, like the prune: half the CPU of fs.promises.rm (docs/benchmarks.md).
     removeTreeSync(writer.dir);

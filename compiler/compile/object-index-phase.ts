@@ -1,31 +1,22 @@
 /**
- * The compile's `object index` phase: the object index of the new snapshot (objects.sqlite), written
- * once every object has its final pack and offset.
+ * The compile's `object index` phase: the object index (objects.sqlite) has been filled as the
+ * objects were written (object-table.ts); what is left is moving the live objects of sparse previous
+ * packs into the new pack, then sealing it and listing the packs the index uses.
  */
-import Database from 'better-sqlite3';
 import type { PackRef } from '../../snapshots/manifest.js';
-import { writeObjectIndex } from '../../snapshots/packs/object-index.js';
 import type { ObjectTable } from './object-table.js';
-import type { PackOutput } from './pack-output.js';
+import { SPARSE_PACK_SHARE, type PackOutput } from './pack-output.js';
 
 /**
- * Writes the object index (objects.sqlite) and returns the packs it references. Positions in the
- * pack list are assigned on a first pass, so the rows can then be streamed in key order.
+ * Copies the live objects of every previous pack of which less than half the bytes are still used
+ * into the new pack (so the sparse pack is deleted once the last snapshot that uses it is pruned),
+ * then finishes the index. Returns the packs it lists and the sparse packs rewritten.
  */
-export function writeSnapshotIndex(path: string, out: PackOutput, table: ObjectTable): PackRef[] {
-  const { packs, position } = out.finish();
-  for (const e of table.values()) position(e.at);
-  const db = new Database(path);
-  try {
-    // A fresh file written once and published only after it is complete: no journal needed.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    writeObjectIndex(db, packs, (function* () {
-      for (const e of table.sorted()) yield { key: e.key, pack: position(e.at), offset: e.at.offset, length: e.size, sha256: e.sha256, input: e.input };
-    })());
-  } finally {
-    db.close();
+export function finishSnapshotIndex(out: PackOutput, table: ObjectTable): { packs: PackRef[]; rewritten: string[] } {
+  const sparse = table.sparsePacks(SPARSE_PACK_SHARE);
+  for (const pack of sparse) {
+    const moved = out.copyFromPack(pack.sha256, pack.objects);
+    pack.objects.forEach((o, i) => table.relocate(o.key, pack.seq, o.length, moved[i]));
   }
-  return packs;
+  return { packs: table.finish(), rewritten: sparse.map((p) => p.sha256).sort() };
 }
-

@@ -1,14 +1,62 @@
 /**
  * Everything the new snapshot holds, key by key, and how each key compares with the previous
- * snapshot. The manifest and the change list are written from it.
+ * snapshot, kept in the new snapshot's object index (objects.sqlite) as it is built, not in the heap
+ * (issue 17: at a million cards the table is 5.3 million objects, about 1 GiB of heap as columns,
+ * and the previous snapshot's as much again). The file is in the unpublished snapshot folder until
+ * publish, so nothing half-built is ever seen; a failed compile removes the folder with it.
+ *
+ * Three ways to start, by what the previous snapshot is:
+ *   - none (`full`): empty tables; every row is inserted as its object is written.
+ *   - packed (`copy`): the file starts as a copy of the previous objects.sqlite. An unchanged object
+ *     needs no work at all (its row is already there, same pack and offset); a written object's row
+ *     is inserted or replaced; a key of the previous snapshot the compile does not put again is
+ *     deleted (`removeStale`, and the entities' in `documents`). The previous snapshot's inputs are
+ *     the copy's rows of keys not yet written, so they are looked up in the same file. Its pack
+ *     numbers are kept: new packs are numbered after them, a pack no row uses any more is dropped
+ *     from the list (gaps in `seq`; readers join on it).
+ *   - per-URL (`perUrl`, a root written before packs): empty tables, and the previous manifest's
+ *     entries loaded into a scratch table (`prev`, a file beside the index removed at `close`); its
+ *     unchanged objects are copied into the new pack, so every key is inserted.
+ *
+ * Which keys changed is recorded as they are written (`touched`, a temporary table of the keys
+ * written or re-used one by one, with their change), so the counts and the change list never scan
+ * the unchanged rows. Re-used cards and figures are only counted; an aggregate re-used is recorded,
+ * because the stale ones (a page no longer rendered) are found as the rows of the aggregate key
+ * ranges that are not in `touched`, which is only looked for when the row count says some exist.
+ *
+ * Writes are buffered and inserted BATCH rows per statement, in one transaction (journal off: the
+ * file is thrown away, not rolled back, when the compile fails).
+ *
+ * @example
+ *   const table = openObjectTable(join(dir, 'objects.sqlite'), previous, out);
+ *   table.add({ key: 'v1/catalog/summary.json.gz', size: 357, sha256: '29…', input: 'x', at: out.write(bytes) });
+ *   table.counts()  // { new: 1, changed: 0, unchanged: 0, removed: 0 }
  */
-import type { ChangeEntry } from '../../snapshots/manifest.js';
-import { ObjectColumns, type ObjectLoc, type StoredObject } from './object-columns.js';
-import type { PreviousSnapshot } from './previous.js';
+import Database from 'better-sqlite3';
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangeEntry, ManifestEntry, PackRef } from '../../snapshots/manifest.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshots/packs/object-index.js';
+import type { SealedPack } from '../../snapshots/packs/pack-writer.js';
+import type { ObjectLoc, PackOutput } from './pack-output.js';
+import { manifestObjects, type PreviousSnapshot } from './previous.js';
 
-/** An object of the new snapshot: its manifest facts and where its bytes are (pack-output.ts). */
-export interface TableEntry extends StoredObject {
+/** An object written by this compile. */
+export interface NewObject {
+  key: string;
+  size: number;
+  /** SHA-256 (hex) of the stored bytes. */
+  sha256: string;
+  input: string | null;
   at: ObjectLoc;
+}
+
+/** A row of the table read back (bulk files): a manifest entry and where its bytes are. */
+export interface StoredObject extends ManifestEntry {
+  /** SHA-256 of the pack that holds the object (sealed). */
+  pack: string;
+  offset: number;
 }
 
 export interface ChangeCounts {
@@ -18,75 +66,461 @@ export interface ChangeCounts {
   removed: number;
 }
 
-/** Column storage (object-columns.ts): at a million cards the table holds 5.3 million objects. */
+type Mode = 'full' | 'copy' | 'perUrl';
+const UNCHANGED = 0;
+const NEW = 1;
+const CHANGED = 2;
+const REMOVED = 3;
+const CHANGE_NAMES = ['unchanged', 'new', 'changed', 'removed'] as const;
+
+/** Rows per INSERT and keys per `IN (...)` lookup: one statement call instead of 64 (a call costs more than the row). */
+const BATCH = 64;
+const OBJECT_COLUMNS = '(key, pack, offset, length, sha256, input)';
+
+/** Key ranges of the entities (their stale rows are found from the catalog, `documents`) and the document bulk files. */
+const CARDS = { from: 'v1/cards/', to: 'v1/cards0', where: "key GLOB 'v1/cards/*/30d.json.gz'" };
+const FIGURES = { from: 'v1/figures/', to: 'v1/figures0', where: "key NOT GLOB 'v1/figures/*/*'" };
+const ORACLE = { from: 'v1/oracle/', to: 'v1/oracle0', where: '1' };
+export const DOCUMENT_RANGES = { cards: CARDS, figures: FIGURES, oracle: ORACLE } as const;
+export type DocumentName = keyof typeof DOCUMENT_RANGES;
+
+/** The object index's meta key of each pack's live bytes, so the next compile finds sparse packs without a scan. */
+const LIVE_BYTES_META = 'pack_live_bytes';
+
+interface PackInfo {
+  sha256: string;
+  size: number;
+}
+
 export class ObjectTable {
-  private readonly objects = new ObjectColumns();
+  private readonly db: Database.Database;
+  private readonly mode: Mode;
+  /** Schema holding the previous snapshot's rows: the copy itself, or the attached per-URL scratch table. */
+  private readonly prevSchema: string;
+  private readonly scratch: string | null;
+  private readonly statements = new Map<string, Database.Statement>();
+  private pending: NewObject[] = [];
+  private pendingReused: string[] = [];
+  /** Pack number in the index → its hash and size (sealed packs only). */
+  private readonly packs = new Map<number, PackInfo>();
+  private readonly registered = new Set<number>();
+  private readonly live = new Map<number, number>();
+  /** New packs are numbered from here (after the previous index's). */
+  private readonly seqBase: number;
+  private rows = 0;
+  /** Keys put into the new snapshot, written or re-used. */
+  private put = 0;
+  private readonly counted = { new: 0, changed: 0, removed: 0 };
+  private readonly entityInputs = { card: new Map<string, string>(), figure: new Map<string, string>() };
+  private closed = false;
 
-  constructor(private readonly previous: PreviousSnapshot | null) {}
+  constructor(
+    private readonly path: string,
+    private readonly previous: PreviousSnapshot | null,
+    private readonly out: PackOutput,
+  ) {
+    this.mode = previous === null ? 'full' : previous.packed ? 'copy' : 'perUrl';
+    if (this.mode === 'copy') copyFileSync(previous!.index, path);
+    this.db = new Database(path);
+    this.scratch = this.mode === 'perUrl' ? `${path}.previous` : null;
+    this.prevSchema = this.mode === 'perUrl' ? 'prev' : 'main';
+    try {
+      // The file is published only once complete, and thrown away when the compile fails: no journal.
+      this.db.pragma('journal_mode = OFF');
+      this.db.pragma('synchronous = OFF');
+      // Bounded, outside the JS heap: the B-tree pages the lookups and inserts touch.
+      this.db.pragma('cache_size = -65536');
+      if (this.mode !== 'copy') createObjectIndexTables(this.db);
+      if (this.mode !== 'full') this.db.exec('CREATE TEMP TABLE touched (key TEXT PRIMARY KEY, change INTEGER NOT NULL) WITHOUT ROWID');
+      if (this.scratch !== null) this.loadManifest(this.scratch, previous!.index);
+      this.seqBase = this.mode === 'copy' ? this.loadPacks() : 0;
+      this.db.exec('BEGIN');
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
 
+  get incremental(): boolean {
+    return this.mode !== 'full';
+  }
+
+  /** Objects in the new snapshot (final once `removeStale` has run). */
   get size(): number {
-    return this.objects.size;
+    this.flush();
+    return this.rows;
   }
 
-  has(key: string): boolean {
-    return this.objects.has(key);
+  /** Records an entity's input fingerprint (the aggregates made from it fingerprint it, document-sink.ts). */
+  setEntityInput(entity: 'card' | 'figure', id: string, input: string): void {
+    this.entityInputs[entity].set(id, input);
   }
 
-  /** The input fingerprint recorded for `key`; undefined when there is no such object. */
-  inputOf(key: string): string | null | undefined {
-    return this.objects.inputOf(key);
-  }
-
-  add(entry: TableEntry): void {
-    this.objects.add(entry);
+  /** The input recorded for an entity of this compile; undefined when the catalog has no such entity. */
+  entityInput(entity: 'card' | 'figure', id: string): string | undefined {
+    return this.entityInputs[entity].get(id);
   }
 
   /**
-   * Adds the previous snapshot's object at `key` unchanged (same bytes, pack and offset, input); false
-   * when there is none or it has no pack (per-URL previous snapshot: the caller copies it with `add`).
+   * The previous snapshot's input of each of `keys` that it has, in statements of BATCH keys. Only
+   * valid for keys this compile has not written yet (in a copy, a written row replaces the previous one).
    */
-  reusePrevious(key: string): boolean {
-    return this.previous !== null && this.objects.copyFrom(this.previous.objects, key);
-  }
-
-  /** Moves an object to another pack and offset (a sparse pack's live object, pack-output.ts). */
-  relocate(key: string, at: ObjectLoc): void {
-    this.objects.relocate(key, at);
-  }
-
-  /** Every entry so far, in insertion order (fresh views). */
-  values(): Iterable<TableEntry> {
-    return this.objects.values() as Iterable<TableEntry>;
-  }
-
-  /** Every entry in key order (fresh views, made as the caller iterates). */
-  sorted(): Iterable<TableEntry> {
-    return this.objects.sorted() as Iterable<TableEntry>;
-  }
-
-  /** new/changed/unchanged/removed against the previous snapshot, plus the keys that are not unchanged. */
-  diff(): { counts: ChangeCounts; changes: ChangeEntry[] } {
-    const counts: ChangeCounts = { new: 0, changed: 0, unchanged: 0, removed: 0 };
-    const changes: ChangeEntry[] = [];
-    const prev = this.previous?.objects;
-    for (const key of this.objects.keys()) {
-      if (!prev?.has(key)) {
-        counts.new++;
-        changes.push({ key, change: 'new' });
-      } else if (!this.objects.sameBytes(key, prev, key)) {
-        counts.changed++;
-        changes.push({ key, change: 'changed' });
-      } else counts.unchanged++;
+  previousInputs(keys: readonly string[]): Map<string, string | null> {
+    const found = new Map<string, string | null>();
+    if (this.mode === 'full') return found;
+    const stmt = this.stmt(`prevInputs`, () => `SELECT key, input FROM ${this.prevSchema}.objects WHERE key IN (${marks(BATCH)})`).raw();
+    for (let i = 0; i < keys.length; i += BATCH) {
+      for (const [key, input] of stmt.all(padded(keys, i)) as [string, string | null][]) found.set(key, input);
     }
-    if (prev) {
-      for (const key of prev.keys()) {
-        if (!this.objects.has(key)) {
-          counts.removed++;
-          changes.push({ key, change: 'removed' });
-        }
+    return found;
+  }
+
+  /** The previous snapshot's input of `key`; undefined when it has no such object (see previousInputs). */
+  previousInput(key: string): string | null | undefined {
+    if (this.mode === 'full') return undefined;
+    const row = this.stmt('prevInput', () => `SELECT input FROM ${this.prevSchema}.objects WHERE key = ?`).raw().get(key) as [string | null] | undefined;
+    return row?.[0];
+  }
+
+  /**
+   * Keeps the previous snapshot's objects at `keys` as they are. In a copy their rows are already
+   * there: an entity's are only counted, an aggregate's recorded (its stale siblings are found by
+   * what was not). From a per-URL snapshot the bytes are copied into the new pack.
+   */
+  reuse(keys: readonly string[], kind: 'entity' | 'aggregate'): void {
+    if (this.mode === 'full') throw new CatalogError('internal', `nothing to re-use ${keys[0]} from: there is no previous snapshot`);
+    if (this.mode === 'copy') {
+      this.put += keys.length;
+      if (kind === 'aggregate') {
+        this.pendingReused.push(...keys);
+        if (this.pendingReused.length >= BATCH) this.flushReused();
       }
+      return;
     }
-    changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { counts, changes };
+    const row = this.stmt('prevRow', () => 'SELECT length, sha256, input FROM prev.objects WHERE key = ?').raw();
+    for (const key of keys) {
+      const [size, sha, input] = row.get(key) as [number, Buffer, string | null];
+      this.add({ key, size, sha256: sha.toString('hex'), input, at: this.out.copyFile(join(this.previous!.dir, key)) });
+    }
   }
+
+  /** Adds (or, in a copy, replaces) the row of an object written by this compile. */
+  add(o: NewObject): void {
+    this.pending.push(o);
+    if (this.pending.length >= BATCH) this.flushWritten();
+  }
+
+  /** Records the packs sealed so far; rows of this compile are read back (bulk files) only from sealed packs. */
+  seal(): void {
+    this.flush();
+    for (const p of this.out.seal()) this.register(p);
+  }
+
+  /**
+   * The rows of one document bulk file's objects (`cards`: every card's 30d object; `figures`;
+   * `oracle`) in key order, from sealed packs. In a copy, the rows of a card or figure the catalog
+   * no longer has (`live(id)` false) are skipped here and deleted once the caller has read them all.
+   */
+  *documents(name: DocumentName, live: (id: string) => boolean = () => true): Generator<StoredObject> {
+    this.flush();
+    const range = DOCUMENT_RANGES[name];
+    const rows = this.stmt(`docs:${name}`, () => `SELECT key, pack, offset, length, sha256, input FROM objects WHERE key >= ? AND key < ? AND ${range.where} ORDER BY key`).raw();
+    const gone: string[] = [];
+    for (const [key, pack, offset, length, sha, input] of rows.iterate(range.from, range.to) as Iterable<[string, number, number, number, Buffer, string | null]>) {
+      if (name !== 'oracle' && !live(entityIdOf(key, range.from))) {
+        gone.push(key);
+        continue;
+      }
+      const p = this.packs.get(pack);
+      if (p === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
+      yield { key, size: length, sha256: sha.toString('hex'), input, pack: p.sha256, offset };
+    }
+    if (gone.length === 0) return;
+    if (this.mode !== 'copy') throw new CatalogError('internal', `objects of entities the catalog does not have: ${gone.slice(0, 3).join(', ')}`);
+    for (const key of gone) this.deleteRange(key, name === 'cards' ? key.slice(0, key.lastIndexOf('/') + 1) : key);
+  }
+
+  /** The previous snapshot's objects of one document bulk file, [key, { sha256 }] in key order. */
+  *previousDocuments(name: DocumentName): Generator<[string, { sha256: string }]> {
+    if (this.mode === 'full') return;
+    const range = DOCUMENT_RANGES[name];
+    const sql = (schema: string) => `SELECT key, sha256 FROM ${schema}.objects WHERE key >= ? AND key < ? AND ${range.where} ORDER BY key`;
+    // A copy's own rows are already this compile's: read the previous file, read-only.
+    const db = this.mode === 'copy' ? new Database(this.previous!.index, { readonly: true, fileMustExist: true }) : this.db;
+    try {
+      for (const [key, sha] of db.prepare(sql(this.mode === 'copy' ? 'main' : 'prev')).raw().iterate(range.from, range.to) as Iterable<[string, Buffer]>) {
+        yield [key, { sha256: sha.toString('hex') }];
+      }
+    } finally {
+      if (db !== this.db) db.close();
+    }
+  }
+
+  /**
+   * Deletes the previous snapshot's aggregate objects this compile did not put again (a copy), or
+   * records the per-URL snapshot's keys that are gone; then the row count must be the keys put.
+   */
+  removeStale(): void {
+    this.flush();
+    if (this.mode === 'perUrl') {
+      const gone = this.db.prepare('INSERT INTO temp.touched (key, change) SELECT key, ? FROM prev.objects WHERE key NOT IN (SELECT key FROM main.objects)').run(REMOVED);
+      this.counted.removed += gone.changes;
+    } else if (this.mode === 'copy' && this.rows !== this.put) {
+      // Outside the cards' range (94% of the keys) and without the figures (entities, `documents`):
+      // the aggregates, each of which this compile recorded in `touched` when it wrote or re-used it.
+      const stale = this.db.prepare(
+        `SELECT key FROM objects WHERE (key < '${CARDS.from}' OR key >= '${CARDS.to}')
+           AND NOT (key >= '${FIGURES.from}' AND key < '${FIGURES.to}' AND ${FIGURES.where})
+           AND key NOT IN (SELECT key FROM temp.touched)`,
+      ).pluck().all() as string[];
+      for (const key of stale) this.deleteRange(key, key);
+    }
+    if (this.rows !== this.put) {
+      throw new CatalogError('internal', `the object index holds ${this.rows} objects, the compile put ${this.put}: stale rows left`);
+    }
+  }
+
+  counts(): ChangeCounts {
+    this.flush();
+    const { new: added, changed, removed } = this.counted;
+    return { new: added, changed, unchanged: this.rows - added - changed, removed };
+  }
+
+  /** Every key that is not unchanged, in key order (read from the table each time it is iterated). */
+  changes(): Iterable<ChangeEntry> {
+    this.flush();
+    const db = this.db;
+    const full = this.mode === 'full';
+    return {
+      *[Symbol.iterator]() {
+        if (full) {
+          for (const key of db.prepare('SELECT key FROM objects ORDER BY key').pluck().iterate() as Iterable<string>) yield { key, change: 'new' };
+          return;
+        }
+        const rows = db.prepare('SELECT key, change FROM temp.touched WHERE change != 0 ORDER BY key').raw().iterate() as Iterable<[string, number]>;
+        for (const [key, change] of rows) yield { key, change: CHANGE_NAMES[change] as ChangeEntry['change'] };
+      },
+    };
+  }
+
+  /**
+   * Previous packs of which less than `share` of the bytes are still used, with their live objects
+   * by offset; `moved` gives each object's new location (object-index-phase.ts).
+   */
+  sparsePacks(share: number): { seq: number; sha256: string; objects: { key: string; offset: number; length: number }[] }[] {
+    this.flush();
+    const sparse: number[] = [];
+    for (const [seq, p] of this.packs) {
+      const bytes = this.live.get(seq) ?? 0;
+      if (seq < this.seqBase && bytes > 0 && bytes < p.size * share) sparse.push(seq);
+    }
+    if (sparse.length === 0) return [];
+    const rows = this.db.prepare(`SELECT pack, key, offset, length FROM objects WHERE pack IN (${marks(sparse.length)}) ORDER BY pack, offset`).raw().all(sparse) as [number, string, number, number][];
+    const bySeq = new Map<number, { key: string; offset: number; length: number }[]>(sparse.map((s) => [s, []]));
+    for (const [pack, key, offset, length] of rows) bySeq.get(pack)!.push({ key, offset, length });
+    return sparse.map((seq) => ({ seq, sha256: this.packs.get(seq)!.sha256, objects: bySeq.get(seq)! }));
+  }
+
+  /** Moves an object of pack number `from` to a location this compile wrote (a sparse pack's live object copied). */
+  relocate(key: string, from: number, length: number, at: ObjectLoc): void {
+    const seq = this.seqBase + at.pack;
+    this.stmt('relocate', () => 'UPDATE objects SET pack = ?, offset = ? WHERE key = ?').run(seq, at.offset, key);
+    this.addLive(from, -length);
+    this.addLive(seq, length);
+  }
+
+  /**
+   * Seals the last pack, lists every pack the rows use (a previous pack no row uses any more is
+   * dropped), records the version and each pack's live bytes, and commits. Returns the packs.
+   */
+  finish(): PackRef[] {
+    this.seal();
+    const drop = this.stmt('dropPack', () => 'DELETE FROM packs WHERE seq = ?');
+    for (const seq of [...this.packs.keys()]) {
+      if ((this.live.get(seq) ?? 0) > 0) continue;
+      drop.run(seq);
+      this.packs.delete(seq);
+    }
+    writeObjectIndexVersion(this.db);
+    const live = [...this.packs.keys()].sort((a, b) => a - b).map((seq) => [seq, this.live.get(seq)]);
+    this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(LIVE_BYTES_META, JSON.stringify(live));
+    this.db.exec('COMMIT');
+    this.dropScratch();
+    return [...this.packs.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => ({ sha256: p.sha256, size: p.size }));
+  }
+
+  /** Closes the file (after publish: the change list is read from it) and removes the per-URL scratch table. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.db.open) this.db.close();
+    if (this.scratch !== null) rmSync(this.scratch, { force: true });
+  }
+
+  /** The per-URL scratch table is not part of the snapshot: gone before publish. */
+  private dropScratch(): void {
+    if (this.scratch === null) return;
+    this.db.exec('DETACH DATABASE prev');
+    rmSync(this.scratch, { force: true });
+  }
+
+  private flush(): void {
+    this.flushWritten();
+    this.flushReused();
+  }
+
+  private flushReused(): void {
+    const keys = this.pendingReused;
+    if (keys.length === 0) return;
+    this.pendingReused = [];
+    this.recordTouched(keys.map((key) => [key, UNCHANGED]));
+  }
+
+  private flushWritten(): void {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    const shas = batch.map((o) => Buffer.from(o.sha256, 'hex'));
+    const old = new Map<string, [number | null, number, Buffer]>();
+    if (this.mode !== 'full') {
+      const stmt = this.stmt('prevRows', () => `SELECT key, ${this.mode === 'copy' ? 'pack' : 'NULL'}, length, sha256 FROM ${this.prevSchema}.objects WHERE key IN (${marks(BATCH)})`).raw();
+      for (const [key, pack, length, sha] of stmt.all(padded(batch.map((o) => o.key), 0)) as [string, number | null, number, Buffer][]) old.set(key, [pack, length, sha]);
+      this.recordTouched(batch.map((o, i) => {
+        const before = old.get(o.key);
+        const change = before === undefined ? NEW : before[2].equals(shas[i]) ? UNCHANGED : CHANGED;
+        if (change === NEW) this.counted.new++;
+        else if (change === CHANGED) this.counted.changed++;
+        return [o.key, change];
+      }));
+    } else {
+      this.counted.new += batch.length;
+    }
+    const upsert = this.mode === 'copy'
+      ? ' ON CONFLICT(key) DO UPDATE SET pack = excluded.pack, offset = excluded.offset, length = excluded.length, sha256 = excluded.sha256, input = excluded.input'
+      : '';
+    const values: unknown[] = [];
+    batch.forEach((o, i) => values.push(o.key, this.seqBase + o.at.pack, o.at.offset, o.size, shas[i], o.input));
+    try {
+      if (batch.length === BATCH) this.stmt('insertBatch', () => `INSERT INTO objects ${OBJECT_COLUMNS} VALUES ${rowMarks(BATCH)}${upsert}`).run(values);
+      else {
+        const one = this.stmt('insertOne', () => `INSERT INTO objects ${OBJECT_COLUMNS} VALUES ${rowMarks(1)}${upsert}`);
+        for (let i = 0; i < values.length; i += 6) one.run(values.slice(i, i + 6));
+      }
+    } catch (err) {
+      throw this.duplicate(err, batch.map((o) => o.key));
+    }
+    this.put += batch.length;
+    for (const o of batch) {
+      const before = old.get(o.key);
+      if (before === undefined || this.mode !== 'copy') this.rows++;
+      else this.addLive(before[0]!, -before[1]);
+      this.addLive(this.seqBase + o.at.pack, o.size);
+    }
+  }
+
+  private recordTouched(rows: [string, number][]): void {
+    const values = rows.flat();
+    try {
+      if (rows.length === BATCH) this.stmt('touchBatch', () => `INSERT INTO temp.touched (key, change) VALUES ${rowMarks(BATCH, 2)}`).run(values);
+      else {
+        const one = this.stmt('touchOne', () => 'INSERT INTO temp.touched (key, change) VALUES (?, ?)');
+        for (const r of rows) one.run(r);
+      }
+    } catch (err) {
+      throw this.duplicate(err, rows.map((r) => r[0]));
+    }
+  }
+
+  private duplicate(err: unknown, keys: string[]): unknown {
+    if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return err;
+    const seen = new Set<string>();
+    const twice = keys.find((k) => seen.has(k) || !seen.add(k)) ?? keys.join(', ');
+    return new CatalogError('internal', `two documents render to the same key: ${twice}`);
+  }
+
+  /** Deletes the rows from `key` through the keys that start with `prefix` (a card's ranges), as removed. */
+  private deleteRange(key: string, prefix: string): void {
+    const rows = this.stmt('deleteRange', () => 'DELETE FROM objects WHERE key = ? OR (key > ? AND key < ?) RETURNING key, pack, length').raw().all(key, prefix, `${prefix}\uffff`) as [string, number, number][];
+    for (const [gone, pack, length] of rows) {
+      this.addLive(pack, -length);
+      this.rows--;
+      this.counted.removed++;
+      this.recordTouched([[gone, REMOVED]]);
+    }
+  }
+
+  private register(p: SealedPack): void {
+    const seq = this.seqBase + p.seq;
+    if (this.registered.has(seq)) return;
+    this.registered.add(seq);
+    const same = [...this.packs].find(([, q]) => q.sha256 === p.sha256);
+    if (same === undefined) {
+      this.db.prepare('INSERT INTO packs (seq, sha256, size) VALUES (?, ?, ?)').run(seq, p.sha256, p.size);
+      this.packs.set(seq, { sha256: p.sha256, size: p.size });
+      return;
+    }
+    // A new pack with the bytes of one the index lists already (the same objects written again in
+    // the same order): one pack, one number. Rare, so the scan of the rows is acceptable.
+    this.db.prepare('UPDATE objects SET pack = ? WHERE pack = ?').run(same[0], seq);
+    this.addLive(same[0], this.live.get(seq) ?? 0);
+    this.live.delete(seq);
+  }
+
+  private addLive(seq: number, bytes: number): void {
+    this.live.set(seq, (this.live.get(seq) ?? 0) + bytes);
+  }
+
+  /** The copy's packs and each one's live bytes (from the meta row, or one scan when an older compile wrote the index). */
+  private loadPacks(): number {
+    let max = -1;
+    for (const p of this.db.prepare('SELECT seq, sha256, size FROM packs').all() as { seq: number; sha256: string; size: number }[]) {
+      this.packs.set(p.seq, { sha256: p.sha256, size: p.size });
+      this.registered.add(p.seq);
+      max = Math.max(max, p.seq);
+    }
+    const meta = this.db.prepare('SELECT value FROM object_index_meta WHERE key = ?').pluck().get(LIVE_BYTES_META) as string | undefined;
+    const live = meta !== undefined ? (JSON.parse(meta) as [number, number][]) : (this.db.prepare('SELECT pack, sum(length) FROM objects GROUP BY pack').raw().all() as [number, number][]);
+    for (const [seq, bytes] of live) this.live.set(seq, bytes);
+    this.rows = this.db.prepare('SELECT count(*) FROM objects').pluck().get() as number;
+    return max + 1;
+  }
+
+  /** The per-URL snapshot's manifest entries, into a scratch file attached as `prev`. */
+  private loadManifest(file: string, manifest: string): void {
+    rmSync(file, { force: true });
+    this.db.prepare('ATTACH DATABASE ? AS prev').run(file);
+    this.db.exec('PRAGMA prev.journal_mode = OFF');
+    this.db.exec('CREATE TABLE prev.objects (key TEXT PRIMARY KEY, length INTEGER NOT NULL, sha256 BLOB NOT NULL, input TEXT) WITHOUT ROWID');
+    const put = this.db.prepare('INSERT INTO prev.objects (key, length, sha256, input) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const e of manifestObjects(manifest)) put.run(e.key, e.size, Buffer.from(e.sha256, 'hex'), e.input);
+    })();
+  }
+
+  private stmt(name: string, sql: () => string): Database.Statement {
+    let s = this.statements.get(name);
+    if (s === undefined) this.statements.set(name, (s = this.db.prepare(sql())));
+    return s;
+  }
+}
+
+export function openObjectTable(path: string, previous: PreviousSnapshot | null, out: PackOutput): ObjectTable {
+  return new ObjectTable(path, previous, out);
+}
+
+/** The entity id in a card key (`v1/cards/<id>/30d.json.gz`) or figure key (`v1/figures/<id>.json.gz`). */
+function entityIdOf(key: string, from: string): string {
+  const rest = key.slice(from.length);
+  const slash = rest.indexOf('/');
+  return slash >= 0 ? rest.slice(0, slash) : rest.slice(0, rest.length - '.json.gz'.length);
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+const rowMarks = (rows: number, columns = 6) => Array.from({ length: rows }, () => `(${marks(columns)})`).join(', ');
+
+/** BATCH keys from `start`, padded with '' (never a key) so one prepared statement serves every batch. */
+function padded(keys: readonly string[], start: number): string[] {
+  const out = keys.slice(start, start + BATCH);
+  while (out.length < BATCH) out.push('');
+  return out;
 }

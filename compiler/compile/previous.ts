@@ -1,10 +1,10 @@
 /**
- * The previous snapshot's objects, loaded as a map so the compile can re-use every object whose
- * inputs did not change and count new/changed/removed keys. A packed previous snapshot (manifest
- * version 2) is read from its object index: each object keeps its pack and offset, so the new
- * snapshot's index points at the same bytes and nothing is read or written for it. A previous
- * snapshot of the per-URL layout (before issue 17) is read from its manifest lines; its unchanged
- * objects are copied into the new pack once (pack-output.ts), which is how a root moves to packs.
+ * The previous snapshot: where it is and how its objects are found. Nothing of it is loaded into
+ * memory (at a million cards its index holds 5.3 million rows): a packed previous snapshot (manifest
+ * version 2) is the file the new object index starts as a copy of, and its rows are looked up by
+ * prepared statement (object-table.ts). A previous snapshot of the per-URL layout (before issue 17)
+ * has no index: its manifest lines are loaded into a scratch SQLite table once, and its unchanged
+ * objects are copied into the new pack (pack-output.ts), which is how a root moves to packs.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -12,22 +12,16 @@ import { join } from 'node:path';
 import { MANIFEST_FILE, OBJECT_INDEX_FILE, PACKS_DIR } from '../../snapshots/keys.js';
 import { isManifestHeader, MANIFEST_FORMAT, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { readCurrentId } from '../../snapshots/store/pointer.js';
-import { openIndexFile } from '../../snapshots/store/packed-fs.js';
-import { ObjectColumns, type StoredObject } from './object-columns.js';
-
-/** An object of the previous snapshot; `at` is its pack and offset (null in a per-URL snapshot). */
-export type PreviousObject = StoredObject;
 
 export interface PreviousSnapshot {
   id: string;
   dir: string;
   /** Folder of the root's packs. */
   packsDir: string;
-  /** True when the previous snapshot is packed: its objects carry `pack` and `offset`. */
+  /** True when the previous snapshot is packed: `index` is its object index (objects.sqlite). */
   packed: boolean;
-  objects: ObjectColumns;
-  /** Size of each pack the previous index references, by SHA-256 (empty for the per-URL layout). */
-  packSizes: Map<string, number>;
+  /** The previous snapshot's objects.sqlite (packed) or manifest.ndjson (per-URL layout). */
+  index: string;
 }
 
 export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapshot | null> {
@@ -38,39 +32,20 @@ export async function loadPreviousSnapshot(root: string): Promise<PreviousSnapsh
   if (!existsSync(manifestPath)) return null;
   const packsDir = join(root, PACKS_DIR);
   const indexPath = join(dir, OBJECT_INDEX_FILE);
-  if (existsSync(indexPath)) return { id, dir, packsDir, packed: true, ...indexObjects(indexPath, id) };
-  const objects = new ObjectColumns();
+  if (existsSync(indexPath)) return { id, dir, packsDir, packed: true, index: indexPath };
+  return { id, dir, packsDir, packed: false, index: manifestPath };
+}
+
+/** The objects a per-URL snapshot's manifest lists (its header checked, then skipped). */
+export function* manifestObjects(path: string): Generator<ManifestEntry> {
   let first = true;
-  for (const line of linesSync(manifestPath)) {
+  for (const line of linesSync(path)) {
     const item = JSON.parse(line) as ManifestHeader | ManifestEntry;
     if (first) {
       first = false;
-      if ((item as ManifestHeader).format !== MANIFEST_FORMAT) throw new Error(`not a catalog manifest: ${manifestPath}`);
+      if ((item as ManifestHeader).format !== MANIFEST_FORMAT) throw new Error(`not a catalog manifest: ${path}`);
     }
-    if (isManifestHeader(item)) continue;
-    objects.add({ key: item.key, size: item.size, sha256: item.sha256, input: item.input, at: null });
-  }
-  return { id, dir, packsDir, packed: false, objects, packSizes: new Map() };
-}
-
-/** Every row of a packed snapshot's object index, with its pack's SHA-256. */
-function indexObjects(path: string, id: string): { objects: ObjectColumns; packSizes: Map<string, number> } {
-  const db = openIndexFile(path, id);
-  try {
-    const packs = new Map<number, string>();
-    const packSizes = new Map<string, number>();
-    for (const p of db.prepare('SELECT seq, sha256, size FROM packs').iterate() as Iterable<{ seq: number; sha256: string; size: number }>) {
-      packs.set(p.seq, p.sha256);
-      packSizes.set(p.sha256, p.size);
-    }
-    const objects = new ObjectColumns();
-    const rows = db.prepare('SELECT key, pack, offset, length, sha256, input FROM objects').raw().iterate() as Iterable<[string, number, number, number, Buffer, string | null]>;
-    for (const [key, pack, offset, length, sha, input] of rows) {
-      objects.addRaw(key, length, sha, input, { pack: packs.get(pack)!, offset });
-    }
-    return { objects, packSizes };
-  } finally {
-    db.close();
+    if (!isManifestHeader(item)) yield item;
   }
 }
 

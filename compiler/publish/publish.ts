@@ -25,7 +25,8 @@ export interface PublishInput {
   writer: SnapshotWriter;
   /** The header without `files` (hashed here, once every file exists). */
   header: ManifestHeader;
-  changes: ChangeEntry[];
+  /** Iterated once, as changes.ndjson is written (the compile reads it from its object index). */
+  changes: Iterable<ChangeEntry>;
   /** What the prune after the switch keeps (snapshots/store/retention.ts). */
   keep: number | Retention;
   /** Ed25519 key that signs the manifest (manifest.ndjson.sig); unsigned when absent. */

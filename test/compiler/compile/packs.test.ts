@@ -1,5 +1,5 @@
 /**
- * The packed write path of the compile (compiler/compile/pack-output.ts, object-columns.ts): an
+ * The packed write path of the compile (compiler/compile/pack-output.ts, object-table.ts): an
  * unchanged object keeps its pack and offset, a pack that is mostly garbage has its live objects
  * copied into the new pack and is collected once no kept snapshot uses it, and every object of every
  * kept snapshot still reads back with the SHA-256 its index records.
@@ -9,7 +9,6 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSnapshot } from '../../../compiler/compile/index.js';
-import { ObjectColumns } from '../../../compiler/compile/object-columns.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { currentId, indexEntries, manifestHeader, storedObjects } from '../../helpers/snapshot-files.js';
 
@@ -84,27 +83,4 @@ describe('packed compile', () => {
     for (const p of firstPacks) expect(onDisk.has(p)).toBe(used.has(p));
     expectWhole(root, id);
   }, 120_000);
-});
-
-describe('ObjectColumns', () => {
-  it('holds what it is given, relocates, compares bytes across tables and sorts by key', () => {
-    const a = new ObjectColumns();
-    const sha = (c: string) => c.repeat(64);
-    for (let i = 0; i < 3000; i++) a.add({ key: `k/${String(3000 - i).padStart(4, '0')}`, size: i, sha256: sha(i % 2 ? 'a' : 'b'), input: `in${i}`, at: i % 3 ? { pack: sha('c'), offset: i } : { pack: i, offset: 7 } });
-    expect(a.size).toBe(3000);
-    expect(a.get('k/3000')).toEqual({ key: 'k/3000', size: 0, sha256: sha('b'), input: 'in0', at: { pack: 0, offset: 7 } });
-    expect(a.get('k/2999')!.at).toEqual({ pack: sha('c'), offset: 1 });
-    a.relocate('k/2999', { pack: 5, offset: 9 });
-    expect(a.get('k/2999')!.at).toEqual({ pack: 5, offset: 9 });
-    expect(() => a.add({ key: 'k/3000', size: 1, sha256: sha('a'), input: null, at: null })).toThrow(/same key/);
-    const b = new ObjectColumns();
-    b.add({ key: 'k/3000', size: 0, sha256: sha('b'), input: null, at: null });
-    b.add({ key: 'k/2999', size: 0, sha256: sha('b'), input: null, at: null });
-    expect(a.sameBytes('k/3000', b, 'k/3000')).toBe(true);
-    expect(a.sameBytes('k/2999', b, 'k/2999')).toBe(false);
-    const keys = [...a.sorted()].map((o) => o.key);
-    expect(keys).toEqual([...keys].sort());
-    expect(a.inputOf('k/0001')).toBe('in2999');
-    expect(a.inputOf('nope')).toBeUndefined();
-  });
 });
