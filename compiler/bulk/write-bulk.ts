@@ -145,10 +145,14 @@ export function setsJob(sets: SetRecord[], perSet: Map<string, number>): BulkJob
   return { name: 'sets', input: hashOf(lines), count: lines.length, lines };
 }
 
-/** The job of `bulk/changes.ndjson.gz`: the change list, one entry per line. */
-export function changesJob(changes: Iterable<ChangeEntry>): BulkJob {
-  const lines = Array.from(changes, (c) => JSON.stringify(c) + '\n');
+/** The job of `bulk/changes.ndjson.gz`: the change list's lines (`changeLines`, the lines of changes.ndjson). */
+export function changesJob(lines: string[]): BulkJob {
   return { name: 'changes', input: hashOf(lines), count: lines.length, lines };
+}
+
+/** The change list as lines: changes.ndjson and the changes bulk file hold the same lines, made once. */
+export function changeLines(changes: Iterable<ChangeEntry>): string[] {
+  return Array.from(changes, (c) => JSON.stringify(c) + '\n');
 }
 
 /** The previous file's checksum or line count did not match its manifest entry: build without it. */

@@ -22,8 +22,8 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from '../source/index.js';
 import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
-import { publishSnapshot } from '../publish/publish.js';
-import { changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
+import { publishSnapshot, writeChangeList } from '../publish/publish.js';
+import { changeLines, changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
@@ -186,22 +186,24 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), progress);
       t.seal();
     });
-    await run.step('search index finish', null, () => search.finish());
     t.removeStale();
     const counts = t.counts();
-    const changes = t.changes();
+    const changes = changeLines(t.changes());
     bulkFiles.submit(job('oracle'));
     bulkFiles.submit(sets);
     bulkFiles.submit(changesJob(changes));
-    const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
-    const packs = await run.step('object index', null, () => {
+    // The main thread's own work while the search index and bulk files finish on their threads.
+    const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
       // The accepted price lines, for the next compile (price-line-store.ts): the index's own
       // connection has committed, so a second one adds the tables before the file is hashed.
       writePriceLines(join(writer.dir, OBJECT_INDEX_FILE), summaries.priceLines);
+      await writeChangeList(writer, changes);
       return packs;
     });
+    await run.step('search index finish', null, () => search.finish());
+    const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION_PACKS,
@@ -213,7 +215,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       bulk,
       packs,
     };
-    const { pruned } = await run.step('publish', null, () => publishSnapshot({ root: options.out, writer, header, changes, keep, signKey: options.signKey }));
+    const { pruned } = await run.step('publish', null, () => publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey }));
     t.close();
     return {
       snapshotId,
