@@ -63,6 +63,8 @@ export interface BulkJob {
    */
   previous?: { keys: string[]; shas: string[] };
   lines?: string[];
+  /** A file whose bytes are the lines (the snapshot's changes.ndjson): compressed as they are, never held whole. */
+  linesFile?: string;
 }
 
 const CARD_30D = /^v1\/cards\/[^/]+\/30d\.json\.gz$/;
@@ -88,9 +90,18 @@ export function dataOf(json: string, key: string): string {
 }
 
 function hashOf(lines: Iterable<string>): string {
+  const h = linesHash();
+  for (const l of lines) h.add(l);
+  return h.digest();
+}
+
+/** The fingerprint `hashOf` gives, fed one line at a time (a file's lines written as they are made). */
+export function linesHash(): { add(line: string): void; digest(): string } {
   const h = createHash('sha256');
-  for (const l of lines) h.update(l).update('\n');
-  return h.digest('hex');
+  return {
+    add: (line) => h.update(line).update('\n'),
+    digest: () => h.digest('hex'),
+  };
 }
 
 const PATTERNS: Partial<Record<BulkName, RegExp>> = { cards: CARD_30D, figures: FIGURE, oracle: ORACLE };
@@ -145,14 +156,16 @@ export function setsJob(sets: SetRecord[], perSet: Map<string, number>): BulkJob
   return { name: 'sets', input: hashOf(lines), count: lines.length, lines };
 }
 
-/** The job of `bulk/changes.ndjson.gz`: the change list's lines (`changeLines`, the lines of changes.ndjson). */
-export function changesJob(lines: string[]): BulkJob {
-  return { name: 'changes', input: hashOf(lines), count: lines.length, lines };
-}
+/** One line of changes.ndjson and of the changes bulk file. */
+export const changeLine = (c: ChangeEntry): string => JSON.stringify(c) + '\n';
 
-/** The change list as lines: changes.ndjson and the changes bulk file hold the same lines, made once. */
-export function changeLines(changes: Iterable<ChangeEntry>): string[] {
-  return Array.from(changes, (c) => JSON.stringify(c) + '\n');
+/**
+ * The job of `bulk/changes.ndjson.gz` from the snapshot's changes.ndjson, already written with
+ * `input` and `count` (compiler/publish/publish.ts `writeChangeList`): at a million cards the change
+ * list of a first compile is 5.4 million lines, too many to hold as strings and to copy to a thread.
+ */
+export function changesFileJob(path: string, change: { input: string; count: number }): BulkJob {
+  return { name: 'changes', input: change.input, count: change.count, linesFile: path };
 }
 
 /** The previous file's checksum or line count did not match its manifest entry: build without it. */
@@ -417,7 +430,11 @@ export async function previousBulk(previousDir: string | null): Promise<Map<stri
   }
 }
 
-/** Streams `lines` through gzip into `path` (via a temporary name), hashing the compressed bytes. */
+/**
+ * Streams `lines` through gzip into `path` (via a temporary name), hashing the compressed bytes. The
+ * pieces need not be whole lines (a file read in chunks): deflate without flushes gives the same
+ * bytes however its input is cut.
+ */
 async function writeGzipLines(path: string, lines: AsyncIterable<string>): Promise<{ size: number; sha256: string }> {
   const tmp = `${path}.tmp`;
   const out = createWriteStream(tmp);
@@ -489,7 +506,11 @@ export async function buildBulkFile(job: BulkJob, dir: string, previousDir: stri
   const path = join(dir, file);
   const reuse = previousDir !== null && prev && prev.file === file && job.previous ? { path: join(previousDir, prev.file), file: prev, ...job.previous } : null;
   const build = (from: PreviousFile | null) =>
-    job.lines ? writeGzipLines(path, (async function* () { yield* job.lines!; })()) : writeDocumentFile(job, path, dir, previousDir, from);
+    job.linesFile
+      ? writeGzipLines(path, createReadStream(job.linesFile, { encoding: 'utf8', highWaterMark: BATCH_CHARS }))
+      : job.lines
+        ? writeGzipLines(path, (async function* () { yield* job.lines!; })())
+        : writeDocumentFile(job, path, dir, previousDir, from);
   let written: { size: number; sha256: string };
   try {
     written = await build(reuse);

@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import { CHANGES_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
 import { createFsSnapshotWriter, listSnapshots, removeTreeSync } from '../../snapshots/store/fs.js';
@@ -23,7 +23,7 @@ import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from 
 import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot, writeChangeList } from '../publish/publish.js';
-import { changeLines, changesJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
+import { changesFileJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
@@ -188,10 +188,8 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     });
     t.removeStale();
     const counts = t.counts();
-    const changes = changeLines(t.changes());
     bulkFiles.submit(job('oracle'));
     bulkFiles.submit(sets);
-    bulkFiles.submit(changesJob(changes));
     // The main thread's own work while the search index and bulk files finish on their threads.
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
@@ -199,7 +197,8 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       // The accepted price lines, for the next compile (price-line-store.ts): the index's own
       // connection has committed, so a second one adds the tables before the file is hashed.
       writePriceLines(join(writer.dir, OBJECT_INDEX_FILE), summaries.priceLines);
-      await writeChangeList(writer, changes);
+      // Then the changes bulk file is compressed from changes.ndjson on the bulk thread.
+      bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
       return packs;
     });
     await run.step('search index finish', null, () => search.finish());

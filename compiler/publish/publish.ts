@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { CHANGES_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
-import type { ManifestHeader, SnapshotFileRef } from '../../snapshots/manifest.js';
+import type { ChangeEntry, ManifestHeader, SnapshotFileRef } from '../../snapshots/manifest.js';
 import { packFileName } from '../../snapshots/packs/pack-writer.js';
 import { pruneSnapshots } from '../../snapshots/store/fs.js';
 import { switchCurrent } from '../../snapshots/store/pointer.js';
@@ -19,6 +19,7 @@ import type { SnapshotWriter } from '../../snapshots/store/types.js';
 import { hashFile } from '../../snapshots/store/verify-folder.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { writeManifestFile } from './signed-manifest.js';
+import { changeLine, linesHash } from '../bulk/write-bulk.js';
 import type { Retention } from '../../snapshots/store/retention.js';
 
 export interface PublishInput {
@@ -60,12 +61,29 @@ export function checkWritten(root: string, dir: string, header: ManifestHeader, 
   }
 }
 
-/** Writes changes.ndjson: the lines of `changeLines` (compiler/bulk/write-bulk.ts), thousands per write. */
-export async function writeChangeList(writer: SnapshotWriter, lines: readonly string[]): Promise<void> {
+/**
+ * Writes changes.ndjson as the change list is read (thousands of lines per write, never the whole
+ * list in memory) and returns its line count and the fingerprint the changes bulk file records
+ * (compiler/bulk/write-bulk.ts `changesFileJob` then compresses this file).
+ */
+export async function writeChangeList(writer: SnapshotWriter, changes: Iterable<ChangeEntry>): Promise<{ input: string; count: number }> {
+  const hash = linesHash();
+  let count = 0;
   await writer.writeFile(CHANGES_FILE, (function* () {
-    // Thousands of lines per stream write rather than one: 5.4 million lines at a million cards.
-    for (let i = 0; i < lines.length; i += 8192) yield lines.slice(i, i + 8192).join('');
+    let chunk = '';
+    for (const c of changes) {
+      const line = changeLine(c);
+      hash.add(line);
+      count++;
+      chunk += line;
+      if (chunk.length >= 1 << 20) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk !== '') yield chunk;
   })());
+  return { input: hash.digest(), count };
 }
 
 export async function publishSnapshot(input: PublishInput): Promise<{ pruned: string[] }> {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBulkFiles as startInline } from '../../../compiler/bulk/background-bulk.js';
-import { changeLines, changesJob, documentJob, type BulkJob } from '../../../compiler/bulk/write-bulk.js';
+import { changeLine, changesFileJob, documentJob, type BulkJob } from '../../../compiler/bulk/write-bulk.js';
 import { sha256Hex } from '../../../snapshots/codec.js';
 
 const REPO = join(import.meta.dirname, '../../..');
@@ -34,7 +34,9 @@ function snapshotWithCards(ids: string[]): { dir: string; jobs: BulkJob[] } {
     writeFileSync(join(dir, key), bytes);
     return { key, size: bytes.length, sha256: sha256Hex(bytes), input: null };
   });
-  return { dir, jobs: [documentJob('cards', entries.reverse()), changesJob(changeLines([{ key: entries[0].key, change: 'new' }]))] };
+  const changes = join(dir, 'changes.ndjson');
+  writeFileSync(changes, changeLine({ key: entries[0].key, change: 'new' }));
+  return { dir, jobs: [documentJob('cards', entries.reverse()), changesFileJob(changes, { input: 'x', count: 1 })] };
 }
 
 describe('bulk files off the main thread', () => {
