@@ -92,7 +92,7 @@ describe('catalog compile', () => {
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
     const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const finished = log.filter((l) => l.msg === 'phase finished');
-    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'object index', 'publish']);
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
     expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
     for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
     const cardsPhase = finished.find((l) => l.phase === 'cards and figures')!;
@@ -108,13 +108,13 @@ describe('catalog compile', () => {
     expect(readDoc(root, 'v1/catalog/summary.json.gz').kind).toBe('catalogSummary');
   });
 
-  it('when CATALOG_COMPILE_TIMINGS=1 then stderr lists wall and cpu time of every phase', async () => {
+  it('when CATALOG_COMPILE_TIMINGS=1 then stderr lists wall and cpu time, GC pauses and memory of every phase', async () => {
     const root = tempDir();
     const r = await runCli(['compile', '--source', catalog, '--out', root], { env: { CATALOG_COMPILE_TIMINGS: '1' } });
     expect(r.code, r.stderr).toBe(0);
     // stderr also carries the JSON phase log (not a terminal); the timing lines are the `phase …` ones.
-    const phases = r.stderr.trim().split('\n').filter((l) => l.startsWith('phase ')).map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\)$/.exec(l)?.[1]);
-    expect(phases).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'search index finish', 'bulk files', 'object index', 'publish']);
+    const phases = r.stderr.trim().split('\n').filter((l) => l.startsWith('phase ')).map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\); gc [\d.]+ s; peak \d+ MiB, heap \d+ MiB$/.exec(l)?.[1]);
+    expect(phases).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
   });
 
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
