@@ -22,7 +22,7 @@ import { createEntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
   mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
-  type PriceLineFacts, type PriceLinesToStore,
+  type PriceLineFacts,
 } from './price-line-store.js';
 
 export interface PriceSummaries {
@@ -36,8 +36,8 @@ export interface PriceSummaries {
    * the search index is then updated in place instead of rebuilt (search-phase.ts).
    */
   rendered: { card: string[]; figure: string[]; onlyPrices: boolean };
-  /** The accepted price lines, for the next compile (written into the object index file). */
-  priceLines: PriceLinesToStore;
+  /** How many price lines were accepted (stored in the new object index file for the next compile as they were read). */
+  priceLines: number;
   /** How many price lines were taken from the previous snapshot's store instead of parsed. */
   priceLinesReused: number;
 }
@@ -85,7 +85,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     figures: new Map(),
     range: null,
     rendered: { card: [], figure: [], onlyPrices: true },
-    priceLines: { version, lines: [] },
+    priceLines: 0,
     priceLinesReused: 0,
   };
   // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
@@ -175,6 +175,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (batch.length >= BATCH) await flush();
   };
 
+  // Into the new object index file as they are read (price-line-store.ts), not kept to the end.
+  const priceLines = p.table.priceLineWriter(version);
   try {
     const priced = { card: new Set<string>(), figure: new Set<string>() };
     const known = (key: string, text: string) => stored.get(key, text.length);
@@ -182,12 +184,12 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       priced[line.entity].add(line.id);
       const facts = line.known ?? priceLineFacts(line.record!);
       if (line.known) summaries.priceLinesReused++;
-      summaries.priceLines.lines.push({ key: line.key, chars: line.text.length, facts });
+      priceLines.add({ key: line.key, chars: line.text.length, facts });
       summaries.range = mergePriceRange(summaries.range, facts.range);
       await handle(line.entity, line.id, line, facts.summary);
     }
-    const { lines } = summaries.priceLines;
-    if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${lines.length} unchanged, taken from the previous snapshot without parsing`);
+    summaries.priceLines = priceLines.finish();
+    if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
     await decide();

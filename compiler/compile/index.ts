@@ -27,7 +27,6 @@ import { changesFileJob, cardsPerSet, documentJob, previousBulk, setsJob } from 
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { renderEntities } from './entity-phase.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
-import { writePriceLines } from './price-line-store.js';
 import { createPackOutput } from './pack-output.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot } from './previous.js';
@@ -194,9 +193,6 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-      // The accepted price lines, for the next compile (price-line-store.ts): the index's own
-      // connection has committed, so a second one adds the tables before the file is hashed.
-      writePriceLines(join(writer.dir, OBJECT_INDEX_FILE), summaries.priceLines);
       // Then the changes bulk file is compressed from changes.ndjson on the bulk thread.
       bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
       return packs;

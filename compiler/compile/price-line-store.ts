@@ -17,7 +17,9 @@
  * @example
  *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
  *   const hit = stored.get(line.key, line.text.length);   // facts of an unchanged line, or undefined
- *   writePriceLines(join(dir, OBJECT_INDEX_FILE), { version, lines });
+ *   const writer = table.priceLineWriter(version);   // into the new index file, as lines are read
+ *   writer.add({ key: line.key, chars: line.text.length, facts });
+ *   writer.finish();
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -137,25 +139,62 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
 }
 
 /**
- * Writes (replaces) the stored lines in an object index file: a fresh one, or a copy of the previous
- * snapshot's, whose rows this drops first. One transaction.
+ * Writes a compile's accepted lines into an object index file as they are read: every CHUNK lines
+ * are encoded and inserted at once, so the compile never holds the lines themselves (at a million
+ * cards they were about 290 MB of the heap until the end of the compile). `db` is the object
+ * index's own connection (object-table.ts), inside its one transaction: the rows are committed with
+ * the index, or thrown away with it when the compile fails. The tables of a copied previous file are
+ * replaced, not added to.
  */
+export interface PriceLineWriter {
+  add(line: StoredPriceLine): void;
+  /** Inserts the last chunk and the line count; returns the count. */
+  finish(): number;
+}
+
+export function createPriceLineWriter(db: Database.Database, version: string): PriceLineWriter {
+  db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META};
+    CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
+    CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`);
+  const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
+  let chunk: StoredPriceLine[] = [];
+  let chunks = 0;
+  let count = 0;
+  let finished = false;
+  const flush = () => {
+    if (chunk.length === 0) return;
+    const bytes = encodePriceLines(chunk);
+    insert.run(chunks++, createHash('sha1').update(bytes).digest(), bytes);
+    chunk = [];
+  };
+  return {
+    add(line) {
+      if (finished) throw new Error('price line writer: add after finish');
+      chunk.push(line);
+      count++;
+      if (chunk.length >= CHUNK) flush();
+    },
+    finish() {
+      if (!finished) {
+        flush();
+        db.prepare(`INSERT INTO ${META} VALUES (?, ?)`).run(version, count);
+        finished = true;
+      }
+      return count;
+    },
+  };
+}
+
+/** Writes (replaces) the stored lines of an object index file in one transaction (tests, tools). */
 export function writePriceLines(path: string, store: PriceLinesToStore): void {
   const db = new Database(path, { fileMustExist: true });
   try {
-    // The file is not published yet (a failed compile removes it): no journal, like the index rows.
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META};
-        CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
-        CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`);
-      db.prepare(`INSERT INTO ${META} VALUES (?, ?)`).run(store.version, store.lines.length);
-      const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
-      for (let i = 0; i < store.lines.length; i += CHUNK) {
-        const bytes = encodePriceLines(store.lines.slice(i, i + CHUNK));
-        insert.run(i / CHUNK, createHash('sha1').update(bytes).digest(), bytes);
-      }
+      const writer = createPriceLineWriter(db, store.version);
+      for (const line of store.lines) writer.add(line);
+      writer.finish();
     })();
   } finally {
     db.close();

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
 import { decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
 import {
-  priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
+  createPriceLineWriter, priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
 
 const dirs: string[] = [];
@@ -67,6 +67,30 @@ describe('stored price lines', () => {
     // Written again (as into a copy of the previous file): replaced, not added to.
     writePriceLines(path, { version: 'v1', lines: LINES.slice(0, 2) });
     expect(readPriceLines(path, 'v1').size).toBe(2);
+  });
+
+  it('when lines are written as they are read, inside the index transaction, then they are stored only if it commits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const path = join(dir, 'objects.sqlite');
+    // More than two chunks of the store (10,000 lines each), the last one partial.
+    const many = Array.from({ length: 23_456 }, (_, n) => line(n, { entity: 'card', id: `c-${n}`, start: '2026-11-01', usdCents: [n, n + 1] }));
+    const fill = (commit: boolean) => {
+      const db = new Database(path);
+      db.exec('BEGIN');
+      const writer = createPriceLineWriter(db, 'v1');
+      for (const l of many) writer.add(l);
+      expect(writer.finish()).toBe(many.length);
+      expect(() => writer.add(many[0])).toThrow(/after finish/);
+      db.exec(commit ? 'COMMIT' : 'ROLLBACK');
+      db.close();
+    };
+    fill(false);
+    expect(readPriceLines(path, 'v1').size).toBe(0);
+    fill(true);
+    const stored = readPriceLines(path, 'v1');
+    expect(stored.size).toBe(many.length);
+    for (const n of [0, 9_999, 10_000, 23_455]) expect(stored.get(key(n), 100 + n)).toEqual(many[n].facts);
   });
 
   it('when the renderer code hash differs then so does the version the lines are trusted under', () => {
