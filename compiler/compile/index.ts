@@ -181,8 +181,18 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       await run.step('search index', null, () =>
         startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads, previousSearch)),
     );
+    // The search entries are made between the aggregates' documents, as fast as the search thread
+    // takes them (search-phase.ts): a bounded queue, whatever the size of the catalog.
+    const pumping: ProgressSink = {
+      phase: (name, total) => progress.phase(name, total),
+      advance: (n) => {
+        progress.advance(n);
+        search.pump();
+      },
+      note: (line) => progress.note(line),
+    };
     await run.step('aggregate documents', null, () => {
-      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), progress);
+      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), pumping);
       t.seal();
     });
     t.removeStale();

@@ -7,7 +7,8 @@
  * (search-update.ts): a price is only in an entry's summary, never in its rank or its indexed text.
  */
 import type { LoadedCatalog } from '../source/index.js';
-import { createBackgroundSearchIndexBuilder, type BackgroundSearchIndexBuilder } from '../search/background-builder.js';
+import { createBackgroundSearchIndexBuilder } from '../search/background-builder.js';
+import type { SearchEntry } from '../search/entry.js';
 import { setMapKey } from '../render/summaries.js';
 import { toTimestampOrNull } from '../../snapshots/envelope.js';
 import type { PriceSummaries } from './index.js';
@@ -16,6 +17,18 @@ import type { ThreadMode } from '../threads/thread.js';
 import { updateSearchIndexCopy, type PreviousSearchIndex } from './search-update.js';
 import { cardEntry, figureEntry } from './search-entries.js';
 
+/**
+ * The search index being built. Entries are made on the calling thread only as fast as the search
+ * thread takes them: `pump()` between the aggregate documents, the rest in `finish()`.
+ */
+export interface SnapshotSearchIndex {
+  /** Queues entries while the search thread has room; never waits. */
+  pump(): void;
+  /** Queues the remaining entries (waiting for room), then completes the file. */
+  finish(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 export async function startSnapshotSearchIndex(
   path: string,
   catalog: LoadedCatalog,
@@ -23,46 +36,82 @@ export async function startSnapshotSearchIndex(
   progress: ProgressSink,
   mode: ThreadMode,
   previous: PreviousSearchIndex | null = null,
-): Promise<Pick<BackgroundSearchIndexBuilder, 'finish' | 'abort'>> {
+): Promise<SnapshotSearchIndex> {
   const updated = previous ? updateSearchIndexCopy(path, previous, catalog, prices) : null;
   if (updated) {
     progress.note(`search index: ${updated.updated} entries updated in a copy of the previous index`);
-    return updated;
+    return { pump: () => undefined, finish: updated.finish, abort: updated.abort };
   }
   const builder = createBackgroundSearchIndexBuilder(path, { asOf: catalog.meta.asOf }, mode);
-  let count = 0;
-  try {
-    const setStats = new Map<string, { cards: number; watchers: number }>();
-    for (const card of catalog.cards.values()) {
-      const sk = setMapKey(card.game, card.setCode);
-      const st = setStats.get(sk) ?? { cards: 0, watchers: 0 };
-      st.cards++;
-      st.watchers += card.watchers;
-      setStats.set(sk, st);
-      builder.add(cardEntry(catalog, prices, card));
-      if (++count % 1000 === 0) progress.advance(1000);
+  const entries = searchEntries(catalog, prices);
+  let left = true;
+  let added = 0;
+  // A failure while pumping (the builder's, or a bad entry) is kept for finish(): the aggregates
+  // that call pump() are not the place to stop the compile.
+  let failure: unknown = null;
+  /** Adds entries while `more()` says so. */
+  const add = (more: () => boolean) => {
+    try {
+      while (left && more()) {
+        const next = entries.next();
+        if (next.done) left = false;
+        else {
+          builder.add(next.value);
+          added++;
+        }
+      }
+    } catch (err) {
+      left = false;
+      failure ??= err;
     }
-    for (const figure of catalog.figures.values()) builder.add(figureEntry(catalog, prices, figure));
-    for (const set of catalog.sets) {
-      const st = setStats.get(setMapKey(set.game, set.code)) ?? { cards: 0, watchers: 0 };
-      builder.add({
-        kind: 'set',
-        id: `${set.game}-${set.code}`,
-        game: set.game,
-        name: set.name,
-        setName: set.series,
-        artist: null,
-        number: set.code,
-        popularity: st.watchers,
-        summary: { entity: 'set', game: set.game, code: set.code, name: set.name, series: set.series, releasedAt: toTimestampOrNull(set.releasedAt), cardCount: st.cards },
-      });
-    }
-    // The loop above reports whole thousands of cards; the rest (and figures and sets) here, so the
-    // phase's count is the number of entries indexed.
-    progress.advance(catalog.cards.size + catalog.figures.size + catalog.sets.length - Math.floor(catalog.cards.size / 1000) * 1000);
-  } catch (err) {
-    await builder.abort();
-    throw err;
+  };
+  const pump = () => add(builder.room);
+  pump();
+  return {
+    pump,
+    async finish() {
+      while (left) {
+        await builder.ready();
+        // A batch's worth at a time, then wait for room again.
+        let n = 0;
+        add(() => n++ < 2_000);
+      }
+      if (failure !== null) {
+        await builder.abort();
+        throw failure;
+      }
+      // The phase's count is the number of entries indexed.
+      progress.advance(added);
+      await builder.finish();
+    },
+    abort: () => builder.abort(),
+  };
+}
+
+/** Every card, figure and set entry, in that order (a set's card count and watchers need its cards first). */
+function* searchEntries(catalog: LoadedCatalog, prices: PriceSummaries): Generator<SearchEntry> {
+  const setStats = new Map<string, { cards: number; watchers: number }>();
+  for (const card of catalog.cards.values()) {
+    const sk = setMapKey(card.game, card.setCode);
+    const st = setStats.get(sk) ?? { cards: 0, watchers: 0 };
+    st.cards++;
+    st.watchers += card.watchers;
+    setStats.set(sk, st);
+    yield cardEntry(catalog, prices, card);
   }
-  return builder;
+  for (const figure of catalog.figures.values()) yield figureEntry(catalog, prices, figure);
+  for (const set of catalog.sets) {
+    const st = setStats.get(setMapKey(set.game, set.code)) ?? { cards: 0, watchers: 0 };
+    yield {
+      kind: 'set',
+      id: `${set.game}-${set.code}`,
+      game: set.game,
+      name: set.name,
+      setName: set.series,
+      artist: null,
+      number: set.code,
+      popularity: st.watchers,
+      summary: { entity: 'set', game: set.game, code: set.code, name: set.name, series: set.series, releasedAt: toTimestampOrNull(set.releasedAt), cardCount: st.cards },
+    };
+  }
 }

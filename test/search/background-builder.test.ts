@@ -53,6 +53,40 @@ describe('background search index builder', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it('when a caller adds only while there is room then no more than 8 batches wait, and ready() lets it go on', async () => {
+    const path = join(dir, 'bounded.sqlite');
+    const t = createBackground(path, { asOf: '2026-11-20' });
+    // Synchronously, without ever awaiting: room runs out once 8 batches of 2,000 wait (more are
+    // added only if the thread finished some meanwhile), in whole batches.
+    let added = 0;
+    while (t.room()) t.add(card(`id-${added}`, 'mtg', `Name ${added++ % 13}`, 1));
+    expect(added).toBeGreaterThanOrEqual(8 * 2_000);
+    expect(added).toBeLessThan(50_000);
+    expect(added % 2_000).toBe(0);
+    // The rest of 50,000 as a caller with nothing else to do adds them; every one reaches the file.
+    while (added < 50_000) {
+      await t.ready();
+      expect(t.room()).toBe(true);
+      let n = 0;
+      while (t.room() && n++ < 2_000 && added < 50_000) t.add(card(`id-${added}`, 'mtg', `Name ${added++ % 13}`, 1));
+    }
+    await t.finish();
+    const inline = join(dir, 'bounded-inline.sqlite');
+    const b = createSearchIndexBuilder(inline, { asOf: '2026-11-20' });
+    for (let i = 0; i < 50_000; i++) b.add(card(`id-${i}`, 'mtg', `Name ${i % 13}`, 1));
+    b.finish();
+    expect(readFileSync(path).equals(readFileSync(inline))).toBe(true);
+  });
+
+  it('when a batch fails then ready() does not wait for it and rejects with its error', async () => {
+    const t = createBackground(join(dir, 'bad-ready.sqlite'));
+    t.add({ ...card('bad', 'mtg', 'Bad', 1), popularity: Number.NaN });
+    let added = 1;
+    while (t.room()) t.add(card(`id-${added}`, 'mtg', 'Name', added++));
+    await expect(t.ready()).rejects.toMatchObject({ code: 'internal', message: expect.stringMatching(/popularity/) });
+    await t.abort();
+  });
+
   it('when aborted then the partial file is removed', async () => {
     const path = join(dir, 'aborted.sqlite');
     const t = createBackground(path);
