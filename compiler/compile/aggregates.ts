@@ -2,7 +2,7 @@
  * Renders every document that aggregates many records (oracle concepts, set/artist/series pages,
  * pull-stats, trending, recent, discover feeds, showcases, the catalog summary) and hands each to
  * the sink at the key that mirrors its URL. Runs on the main thread after the entity phase, from
- * the loaded catalog and the per-entity PriceSummary only.
+ * the loaded catalog and the per-entity LatestPrice only (and the few sparklines' recent days).
  */
 import type { LoadedCatalog } from '../source/index.js';
 import type { CardRecord, FigureRecord } from '../../snapshots/records.js';
@@ -36,6 +36,7 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
     prices: { card: prices.cards, figure: prices.figures },
     cards: catalog.cards,
     figures: catalog.figures,
+    sparklinePoints: prices.sparklinePoints,
   };
 }
 

@@ -12,7 +12,8 @@ import { figureKey, OBJECT_INDEX_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PriceLine } from '../source/index.js';
 import { createFxLookup } from '../render/fx.js';
-import type { FxLookup, PriceSummary } from '../render/types.js';
+import type { FxLookup, LatestPrice, PriceSummary } from '../render/types.js';
+import { createSparklinePoints } from '../render/discover-sparklines.js';
 import type { PriceRange } from '../render/summary.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { cardKeys, type EntityJob } from './entity-jobs.js';
@@ -26,8 +27,11 @@ import {
 } from './price-line-store.js';
 
 export interface PriceSummaries {
-  cards: Map<string, PriceSummary>;
-  figures: Map<string, PriceSummary>;
+  /** Each priced entity's summary but its recent days (LatestPrice in render/types.ts). */
+  cards: Map<string, LatestPrice>;
+  figures: Map<string, LatestPrice>;
+  /** The recent days of the entities the sparklines feed shows (createSparklinePoints). */
+  sparklinePoints: Map<string, readonly (number | null)[]>;
   /** First and last priced day over all series (catalog summary). */
   range: PriceRange;
   /**
@@ -83,6 +87,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const summaries: PriceSummaries = {
     cards: new Map(),
     figures: new Map(),
+    sparklinePoints: new Map(),
     range: null,
     rendered: { card: [], figure: [], onlyPrices: true },
     priceLines: 0,
@@ -109,13 +114,22 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   let pending: { entity: 'card' | 'figure'; id: string; job: () => EntityJob; input: string; keys: string[]; record: string }[] = [];
   const setJson = new Map<string, string>();
   const fxByDate = new Map<string, string>();
+  const days = new Map<string, string>();
+  const sparklines = createSparklinePoints();
   const seriesJson = new Map<string, string>();
 
   const handle = async (entity: 'card' | 'figure', id: string, line: PriceLine<PriceLineFacts> | null, summary: PriceSummary | null) => {
-    if (summary) (entity === 'card' ? summaries.cards : summaries.figures).set(id, summary);
     let fxPart = '';
     if (summary) {
-      // Most series end on one of a few days: the quotes of a day are looked up once.
+      // Most series end on one of a few days: one string per day for the whole compile (kept with
+      // every summary until the aggregates are done), and the quotes of a day looked up once.
+      const day = days.get(summary.lastDate);
+      if (day === undefined) days.set(summary.lastDate, summary.lastDate);
+      else summary.lastDate = day;
+      const { recentDaily, ...latest } = summary;
+      (entity === 'card' ? summaries.cards : summaries.figures).set(id, latest);
+      const watchers = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!.watchers;
+      sparklines.offer(entity, id, watchers, recentDaily);
       fxPart = fxByDate.get(summary.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
     }
@@ -189,6 +203,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       await handle(line.entity, line.id, line, facts.summary);
     }
     summaries.priceLines = priceLines.finish();
+    summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);

@@ -1,6 +1,11 @@
 /**
  * `/v1/discover/sparklines`: the most-watched priced cards and figures with their last 30 daily
  * prices, for small charts.
+ *
+ * Only these 50 need their recent days, and which 50 they are follows from the records (watchers,
+ * id) and from being priced at all: the compile offers every priced entity's days to
+ * `createSparklinePoints` as the price file streams past and keeps the best 50 in the feed's own
+ * order, instead of 30 days for every entity until the aggregates.
  */
 import { dayNumber, dayTimestamp } from '../../snapshots/dates.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
@@ -8,7 +13,8 @@ import { laterOf } from './as-of.js';
 import { compareText, topK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
-import type { PriceSummary } from './types.js';
+import { CatalogError } from '../../snapshots/errors.js';
+import type { LatestPrice } from './types.js';
 
 export const SPARKLINE_COUNT = 50;
 
@@ -20,17 +26,48 @@ export type SparklineItem = EntitySummary & {
   points: (number | null)[];
 };
 
-interface Candidate {
+/** What decides a place in the feed. */
+export interface SparklineCandidate {
   entity: 'card' | 'figure';
   id: string;
   watchers: number;
-  price: PriceSummary;
+}
+
+interface Candidate extends SparklineCandidate {
+  price: LatestPrice;
   build: () => EntitySummary;
 }
 
-function firstDay(price: PriceSummary): string {
-  const offset = price.recentDaily.length - 1;
-  return dayTimestamp(dayNumber(price.lastDate) - offset);
+/** The feed's order: watchers desc, then id, then entity. */
+const sparklineOrder = (a: SparklineCandidate, b: SparklineCandidate) => b.watchers - a.watchers || compareText(a.id, b.id) || compareText(a.entity, b.entity);
+
+export const sparklineKey = (entity: 'card' | 'figure', id: string) => `${entity}:${id}`;
+
+/**
+ * The recent days of the SPARKLINE_COUNT best candidates offered so far, in the feed's order: what
+ * CatalogIndex.sparklinePoints holds once every priced entity was offered once.
+ */
+export function createSparklinePoints(): {
+  offer(entity: 'card' | 'figure', id: string, watchers: number, points: readonly (number | null)[]): void;
+  points(): Map<string, readonly (number | null)[]>;
+} {
+  // Best first; at most SPARKLINE_COUNT.
+  const kept: (SparklineCandidate & { points: readonly (number | null)[] })[] = [];
+  return {
+    offer(entity, id, watchers, points) {
+      const candidate = { entity, id, watchers, points };
+      if (kept.length === SPARKLINE_COUNT && sparklineOrder(candidate, kept[kept.length - 1]) >= 0) return;
+      let at = kept.length;
+      while (at > 0 && sparklineOrder(candidate, kept[at - 1]) < 0) at--;
+      kept.splice(at, 0, candidate);
+      if (kept.length > SPARKLINE_COUNT) kept.pop();
+    },
+    points: () => new Map(kept.map((k) => [sparklineKey(k.entity, k.id), k.points])),
+  };
+}
+
+function firstDay(price: LatestPrice, points: readonly (number | null)[]): string {
+  return dayTimestamp(dayNumber(price.lastDate) - (points.length - 1));
 }
 
 /** Watchers desc, then id, then entity. asOf: the latest price date shown. */
@@ -44,11 +81,14 @@ export function renderDiscoverSparklines(index: CatalogIndex): RenderedList<Spar
     const price = index.prices.figure.get(figure.id);
     if (price) candidates.push({ entity: 'figure', id: figure.id, watchers: figure.watchers, price, build: () => summarizeFigure(figure, index) });
   }
-  const top = topK(candidates, SPARKLINE_COUNT, (a, b) => b.watchers - a.watchers || compareText(a.id, b.id) || compareText(a.entity, b.entity));
+  const top = topK(candidates, SPARKLINE_COUNT, sparklineOrder);
   let asOf: string | null = null;
   const items = top.map((c): SparklineItem => {
     asOf = laterOf(asOf, c.price.lastDate);
-    return { ...c.build(), watchers: c.watchers, from: firstDay(c.price), points: [...c.price.recentDaily] };
+    const points = index.sparklinePoints.get(sparklineKey(c.entity, c.id));
+    // Kept by the compile for exactly these entities (createSparklinePoints, same order).
+    if (points === undefined) throw new CatalogError('internal', `the recent prices of ${c.entity} ${c.id}, shown in the sparklines feed, were not kept`);
+    return { ...c.build(), watchers: c.watchers, from: firstDay(c.price, points), points: [...points] };
   });
   return { family: { kind: 'discover', feed: 'sparklines' }, pages: paginate('discoverSparklines', items, asOf) };
 }

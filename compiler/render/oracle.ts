@@ -1,7 +1,7 @@
 /**
  * The oracle document (`v1/oracle/<id>.json.gz`, kind `oracle`): one MTG rules object and every
  * printing of it, oldest set first, with each printing's current price and price aggregates over the
- * priced printings. It reads PriceSummary, not series: the compile keeps only summaries once the
+ * priced printings. It reads LatestPrice, not series: the compile keeps only summaries once the
  * card documents are written. `asOf` is the latest price date among the printings (or the latest
  * addedAt when none is priced). Fields: docs/documents-entities.md.
  *
@@ -13,7 +13,7 @@ import { envelope, toTimestamp, toTimestampOrNull, type Envelope } from '../../s
 import { CatalogError } from '../../snapshots/errors.js';
 import type { CardRecord, Game, SetRecord } from '../../snapshots/records.js';
 import { compareAscNullsLast, compareText } from './order.js';
-import type { PriceSummary } from './types.js';
+import type { LatestPrice } from './types.js';
 
 export interface OraclePrinting {
   id: string;
@@ -55,7 +55,7 @@ export interface OracleDocument {
 
 export interface OracleInput {
   oracleId: string;
-  printings: { card: CardRecord; set: SetRecord; summary: PriceSummary | null }[];
+  printings: { card: CardRecord; set: SetRecord; summary: LatestPrice | null }[];
 }
 
 export function renderOracle({ oracleId, printings }: OracleInput): Envelope<OracleDocument> {

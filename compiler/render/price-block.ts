@@ -13,7 +13,7 @@
  */
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { convertCents } from './fx.js';
-import type { FxLookup, FxQuote, PriceSummary } from './types.js';
+import type { FxLookup, FxQuote, LatestPrice } from './types.js';
 
 export interface MarketPrices {
   /** Last known price, USD cents. */
@@ -50,7 +50,7 @@ export interface FxBlock {
   aud: FxProvenance | null;
 }
 
-export function marketBlocks(summary: PriceSummary | null, fx: FxLookup): { prices: MarketPrices | null; fx: FxBlock | null } {
+export function marketBlocks(summary: LatestPrice | null, fx: FxLookup): { prices: MarketPrices | null; fx: FxBlock | null } {
   if (summary === null) return { prices: null, fx: null };
   const eur = fx.quoteOn(summary.lastDate, 'EUR');
   const gbp = fx.quoteOn(summary.lastDate, 'GBP');

@@ -15,7 +15,7 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import type {
   BinderItem, CardRecord, FigureRarity, FigureRecord, FigureSeriesRecord, Game, SetRecord,
 } from '../../snapshots/records.js';
-import type { PriceSummary } from './types.js';
+import type { LatestPrice } from './types.js';
 
 export interface CardSummary {
   entity: 'card';
@@ -49,8 +49,8 @@ export interface FigureSummary {
 export type EntitySummary = CardSummary | FigureSummary;
 
 export interface PriceIndex {
-  card: ReadonlyMap<string, PriceSummary>;
-  figure: ReadonlyMap<string, PriceSummary>;
+  card: ReadonlyMap<string, LatestPrice>;
+  figure: ReadonlyMap<string, LatestPrice>;
 }
 
 /** What a summary needs besides the record itself. */
@@ -65,17 +65,19 @@ export interface SummaryContext {
 export interface CatalogIndex extends SummaryContext {
   cards: ReadonlyMap<string, CardRecord>;
   figures: ReadonlyMap<string, FigureRecord>;
+  /** The 30 recent days of the entities the sparklines feed shows (discover-sparklines.ts), by `sparklineKey`. */
+  sparklinePoints: ReadonlyMap<string, readonly (number | null)[]>;
 }
 
 /** A card with its price summary (null when it has no price). */
 export interface PricedCard {
   card: CardRecord;
-  summary: PriceSummary | null;
+  summary: LatestPrice | null;
 }
 
 export interface PricedFigure {
   figure: FigureRecord;
-  summary: PriceSummary | null;
+  summary: LatestPrice | null;
 }
 
 export const setMapKey = (game: Game, code: string) => `${game}/${code}`;
@@ -85,7 +87,7 @@ export const setMapKey = (game: Game, code: string) => `${game}/${code}`;
  * The keys are written in sorted order (here and in figureSummary), so stableJson serializes a page
  * of summaries in one native call instead of copying every item into sorted order first (codec.ts).
  */
-export function cardSummary(card: CardRecord, set: SetRecord | null | undefined, price: PriceSummary | null | undefined): CardSummary {
+export function cardSummary(card: CardRecord, set: SetRecord | null | undefined, price: LatestPrice | null | undefined): CardSummary {
   return {
     artist: card.artist,
     entity: 'card',
@@ -103,7 +105,7 @@ export function cardSummary(card: CardRecord, set: SetRecord | null | undefined,
 }
 
 export function figureSummary(
-  figure: FigureRecord, series: FigureSeriesRecord | null | undefined, price: PriceSummary | null | undefined,
+  figure: FigureRecord, series: FigureSeriesRecord | null | undefined, price: LatestPrice | null | undefined,
 ): FigureSummary {
   return {
     entity: 'figure',

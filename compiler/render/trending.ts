@@ -8,7 +8,7 @@ import { laterOf } from './as-of.js';
 import { compareText, topK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
-import type { PriceSummary } from './types.js';
+import type { LatestPrice } from './types.js';
 
 /**
  * Entries whose price 24 h ago was under $1 are left out: a 1-cent card going to 2 cents is +100 %
@@ -30,11 +30,11 @@ function compareCandidates(a: Candidate, b: Candidate): number {
   return b.velocity - a.velocity || compareText(a.id, b.id) || compareText(a.entity, b.entity);
 }
 
-function qualifies(price: PriceSummary | undefined): price is PriceSummary & { previousCents: number; velocity24h: number } {
+function qualifies(price: LatestPrice | undefined): price is LatestPrice & { previousCents: number; velocity24h: number } {
   return price !== undefined && price.previousCents !== null && price.previousCents >= PRICE_FLOOR_CENTS && price.velocity24h !== null;
 }
 
-function withMove(summary: EntitySummary, price: PriceSummary & { previousCents: number; velocity24h: number }): TrendingItem {
+function withMove(summary: EntitySummary, price: LatestPrice & { previousCents: number; velocity24h: number }): TrendingItem {
   return { ...summary, previousCents: price.previousCents, changeCents: price.lastCents - price.previousCents, velocity24h: price.velocity24h };
 }
 

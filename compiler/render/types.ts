@@ -1,7 +1,7 @@
 /**
  * Values the renderers pass between each other. Price histories are large, so the compile streams
- * them once: each card/figure document is rendered while its series is at hand, and only this small
- * PriceSummary is kept for the aggregate documents (oracle, trending, sparklines, lists, summary).
+ * them once: each card/figure document is rendered while its series is at hand, and only a small
+ * LatestPrice is kept for the aggregate documents (oracle, trending, lists, summary).
  */
 import type { Currency } from '../../snapshots/records.js';
 
@@ -23,6 +23,14 @@ export interface PriceSummary {
    */
   synthetic: boolean;
 }
+
+/**
+ * What the compile keeps of a PriceSummary for every card and figure until the aggregates are done:
+ * all of it but the 30 recent days, which only the sparklines feed shows, for 50 entities
+ * (discover-sparklines.ts keeps theirs). The recent days were about 290 bytes per entity, most of what
+ * the summaries held on the heap.
+ */
+export type LatestPrice = Omit<PriceSummary, 'recentDaily'>;
 
 /** One alternate-currency conversion with its provenance (API.md §2.2). */
 export interface FxQuote {

@@ -9,6 +9,7 @@
  *   const catalog = await loadCatalog(source, { maxRejects: 0, onProgress: (kind, n) => log(kind, n) });
  *   catalog.cards.get('mtg-lea-161')?.name // 'Lightning Bolt'
  */
+import { createTextPool, type TextPool } from './shared-text.js';
 import {
   CURRENCIES,
   type ActivityEventRecord,
@@ -74,6 +75,7 @@ type Accept<T> = (record: T, lineNo: number) => string | null;
 
 interface Reader {
   rejects: RejectLog;
+  share: TextPool;
   refs: RefIndex;
   onProgress?: (kind: SourceKind, lines: number) => void;
 }
@@ -81,7 +83,7 @@ interface Reader {
 export async function loadCatalog(source: CatalogSource, options: LoadOptions): Promise<LoadedCatalog> {
   const rejects = createRejectLog(options.maxRejects);
   const refs = createRefIndex();
-  const reader: Reader = { rejects, refs, onProgress: options.onProgress };
+  const reader: Reader = { rejects, share: createTextPool(), refs, onProgress: options.onProgress };
   const meta = await source.readMeta();
 
   const sets: SetRecord[] = [];
@@ -257,6 +259,7 @@ async function readKind<T>(source: CatalogSource, kind: SourceKind, reader: Read
       reject(line, parsed.reason, parsed.value);
       continue;
     }
+    reader.share(kind, parsed.record as Record<string, unknown>);
     const reason = accept(parsed.record, line.lineNo);
     if (reason !== null) {
       // A duplicate's identity belongs to the accepted first line: references to it still resolve.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderDiscoverBinders } from '../../../compiler/render/discover-binders.js';
 import { renderDiscoverSets } from '../../../compiler/render/discover-sets.js';
-import { renderDiscoverSparklines, SPARKLINE_COUNT } from '../../../compiler/render/discover-sparklines.js';
+import { createSparklinePoints, renderDiscoverSparklines, sparklineKey, SPARKLINE_COUNT } from '../../../compiler/render/discover-sparklines.js';
 import { renderDiscoverUsers } from '../../../compiler/render/discover-users.js';
-import { binder, card, figure, indexOf, price, series, set, syntheticPrice, user } from './fixtures.js';
+import { binder, card, figure, indexOf, price, series, set, shuffled, syntheticPrice, user } from './fixtures.js';
 import { sampleCatalog } from './sample-catalog.js';
 
 describe('renderDiscoverSets', () => {
@@ -98,5 +98,33 @@ describe('renderDiscoverSparklines', () => {
     const feed = renderDiscoverSparklines(indexOf({ cards, cardPrices: cards.map((c) => [c.id, price(100, 100)]) }));
     expect(feed.pages[0].data).toHaveLength(SPARKLINE_COUNT);
     expect(feed.pages[0].data.at(-1)!.id).toBe('c10');
+  });
+
+  it('when entities are offered as the price file streams, in any order, then the points kept are those of the feed, with their own days', () => {
+    // Ties on watchers (broken by id, then entity: a card and a figure share an id) and more
+    // candidates than the feed shows; offered in a shuffled order.
+    const cards = Array.from({ length: 120 }, (_, i) => card(`e${i % 90}`, { watchers: i % 7 }));
+    const unique = [...new Map(cards.map((c) => [c.id, c])).values()];
+    const figures = Array.from({ length: 30 }, (_, i) => figure(`e${i}`, { watchers: (i * 3) % 7 }));
+    const pricesOf = (n: number) => price(1000 + n, 900 + n);
+    const cardPrices = unique.map((c, n): [string, ReturnType<typeof price>] => [c.id, pricesOf(n)]);
+    const figurePrices = figures.map((f, n): [string, ReturnType<typeof price>] => [f.id, pricesOf(500 + n)]);
+    const index = indexOf({ cards: unique, figures, cardPrices, figurePrices });
+    const feed = renderDiscoverSparklines(index).pages[0].data;
+    expect(feed).toHaveLength(SPARKLINE_COUNT);
+    const offered = [...cardPrices.map(([id, p]) => ['card', id, p] as const), ...figurePrices.map(([id, p]) => ['figure', id, p] as const)];
+    for (const seed of [1, 2, 3]) {
+      const kept = createSparklinePoints();
+      for (const [entity, id, p] of shuffled(offered, seed)) kept.offer(entity, id, (entity === 'card' ? unique : figures).find((r) => r.id === id)!.watchers, p.recentDaily);
+      const points = kept.points();
+      expect([...points.keys()].sort()).toEqual(feed.map((item) => sparklineKey(item.entity, item.id)).sort());
+      for (const item of feed) expect(points.get(sparklineKey(item.entity, item.id))).toEqual(item.points);
+    }
+  });
+
+  it('when the points of an entity the feed shows were not kept then rendering fails as an internal error', () => {
+    const cards = [card('c1', { watchers: 5 })];
+    const index = { ...indexOf({ cards, cardPrices: [['c1', price(100, 90)]] }), sparklinePoints: new Map() };
+    expect(() => renderDiscoverSparklines(index)).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });

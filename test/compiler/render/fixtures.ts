@@ -4,6 +4,7 @@ import type {
 } from '../../../snapshots/records.js';
 import type { PriceSummary } from '../../../compiler/render/types.js';
 import { setMapKey, type CatalogIndex } from '../../../compiler/render/summaries.js';
+import { createSparklinePoints } from '../../../compiler/render/discover-sparklines.js';
 
 export function set(o: Partial<SetRecord> = {}): SetRecord {
   return { game: 'mtg', code: 'lea', name: 'Limited Edition Alpha', releasedAt: '1993-08-05', series: 'Core', printedTotal: 295, ...o };
@@ -62,7 +63,13 @@ export interface IndexInput {
 }
 
 export function indexOf(i: IndexInput): CatalogIndex {
+  // The recent days kept the way the compile keeps them: every priced entity offered once.
+  const sparklines = createSparklinePoints();
+  const watchers = (list: { id: string; watchers: number }[] | undefined, id: string) => list?.find((r) => r.id === id)?.watchers ?? 0;
+  for (const [id, p] of i.cardPrices ?? []) sparklines.offer('card', id, watchers(i.cards, id), p.recentDaily);
+  for (const [id, p] of i.figurePrices ?? []) sparklines.offer('figure', id, watchers(i.figures, id), p.recentDaily);
   return {
+    sparklinePoints: sparklines.points(),
     sets: new Map((i.sets ?? []).map((s) => [setMapKey(s.game, s.code), s])),
     cards: new Map((i.cards ?? []).map((c) => [c.id, c])),
     series: new Map((i.series ?? []).map((s) => [s.id, s])),
