@@ -10,7 +10,7 @@
 import { dayNumber, dayTimestamp } from '../../snapshots/dates.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { laterOf } from './as-of.js';
-import { compareText, topK } from './order.js';
+import { compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import { CatalogError } from '../../snapshots/errors.js';
@@ -51,18 +51,10 @@ export function createSparklinePoints(): {
   offer(entity: 'card' | 'figure', id: string, watchers: number, points: readonly (number | null)[]): void;
   points(): Map<string, readonly (number | null)[]>;
 } {
-  // Best first; at most SPARKLINE_COUNT.
-  const kept: (SparklineCandidate & { points: readonly (number | null)[] })[] = [];
+  const top = createTopK<SparklineCandidate & { points: readonly (number | null)[] }>(SPARKLINE_COUNT, sparklineOrder);
   return {
-    offer(entity, id, watchers, points) {
-      const candidate = { entity, id, watchers, points };
-      if (kept.length === SPARKLINE_COUNT && sparklineOrder(candidate, kept[kept.length - 1]) >= 0) return;
-      let at = kept.length;
-      while (at > 0 && sparklineOrder(candidate, kept[at - 1]) < 0) at--;
-      kept.splice(at, 0, candidate);
-      if (kept.length > SPARKLINE_COUNT) kept.pop();
-    },
-    points: () => new Map(kept.map((k) => [sparklineKey(k.entity, k.id), k.points])),
+    offer: (entity, id, watchers, points) => top.offer({ entity, id, watchers, points }),
+    points: () => new Map(top.sorted().map((k) => [sparklineKey(k.entity, k.id), k.points])),
   };
 }
 
@@ -72,18 +64,17 @@ function firstDay(price: LatestPrice, points: readonly (number | null)[]): strin
 
 /** Watchers desc, then id, then entity. asOf: the latest price date shown. */
 export function renderDiscoverSparklines(index: CatalogIndex): RenderedList<SparklineItem> {
-  const candidates: Candidate[] = [];
+  const top = createTopK<Candidate>(SPARKLINE_COUNT, sparklineOrder);
   for (const card of index.cards.values()) {
     const price = index.prices.card.get(card.id);
-    if (price) candidates.push({ entity: 'card', id: card.id, watchers: card.watchers, price, build: () => summarizeCard(card, index) });
+    if (price) top.offer({ entity: 'card', id: card.id, watchers: card.watchers, price, build: () => summarizeCard(card, index) });
   }
   for (const figure of index.figures.values()) {
     const price = index.prices.figure.get(figure.id);
-    if (price) candidates.push({ entity: 'figure', id: figure.id, watchers: figure.watchers, price, build: () => summarizeFigure(figure, index) });
+    if (price) top.offer({ entity: 'figure', id: figure.id, watchers: figure.watchers, price, build: () => summarizeFigure(figure, index) });
   }
-  const top = topK(candidates, SPARKLINE_COUNT, sparklineOrder);
   let asOf: string | null = null;
-  const items = top.map((c): SparklineItem => {
+  const items = top.sorted().map((c): SparklineItem => {
     asOf = laterOf(asOf, c.price.lastDate);
     const points = index.sparklinePoints.get(sparklineKey(c.entity, c.id));
     // Kept by the compile for exactly these entities (createSparklinePoints, same order).

@@ -89,14 +89,28 @@ export function compareNaturalKeys(a: NaturalKey, b: NaturalKey): number {
 
 /**
  * The first `k` items of `items` in `compare` order: `[...items].sort(compare).slice(0, k)` for a
- * total order (the feeds' orders all end in the id), without sorting the whole catalog. A heap keeps
- * the k best so far with the one that sorts last on top; most items are rejected by one comparison
- * with it, so a feed of 500 over 100,000 cards costs about one comparison per card instead of 17.
+ * total order (the feeds' orders all end in the id), without sorting the whole catalog.
  *
  * @example topK([5, 1, 4, 2, 3], 2, (a, b) => a - b)  // [1, 2]
  */
-export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
-  if (items.length <= k) return [...items].sort(compare);
+export function topK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
+  const top = createTopK(k, compare);
+  for (const item of items) top.offer(item);
+  return top.sorted();
+}
+
+/**
+ * topK as items come: keeps the k best offered so far and nothing else, so a feed over a million
+ * cards never holds a million candidates (they were each feed's largest allocation). A heap keeps
+ * them with the one that sorts last on top; most items are rejected by one comparison with it, so
+ * a feed of 500 over 100,000 cards costs about one comparison per card instead of 17.
+ *
+ * @example
+ *   const top = createTopK(2, (a: number, b: number) => a - b);
+ *   for (const n of [5, 1, 4, 2, 3]) top.offer(n);
+ *   top.sorted()  // [1, 2]
+ */
+export function createTopK<T>(k: number, compare: (a: T, b: T) => number): { offer(item: T): void; sorted(): T[] } {
   const heap: T[] = [];
   // heap[0] sorts last among the kept items: a parent never sorts before its children.
   const siftDown = (i: number) => {
@@ -111,20 +125,22 @@ export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) =>
       i = last;
     }
   };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (compare(heap[i], heap[parent]) <= 0) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
+  return {
+    offer(item) {
+      if (heap.length < k) {
+        heap.push(item);
+        let i = heap.length - 1;
+        while (i > 0) {
+          const parent = (i - 1) >> 1;
+          if (compare(heap[i], heap[parent]) <= 0) break;
+          [heap[i], heap[parent]] = [heap[parent], heap[i]];
+          i = parent;
+        }
+      } else if (k > 0 && compare(item, heap[0]) < 0) {
+        heap[0] = item;
+        siftDown(0);
       }
-    } else if (k > 0 && compare(item, heap[0]) < 0) {
-      heap[0] = item;
-      siftDown(0);
-    }
-  }
-  return heap.sort(compare);
+    },
+    sorted: () => [...heap].sort(compare),
+  };
 }

@@ -6,7 +6,7 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import { FEED_DEPTH } from '../../snapshots/keys.js';
 import { GAMES, type Game } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
-import { compareDesc, compareText, topK } from './order.js';
+import { compareDesc, compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 
@@ -25,9 +25,9 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 }
 
 /** asOf: the latest addedAt or price date among the items shown. */
-function feed(game: Game | 'all', candidates: Candidate[]): RenderedList<RecentItem> {
+function feed(game: Game | 'all', top: TopCandidates): RenderedList<RecentItem> {
   let asOf: string | null = null;
-  const items = topK(candidates, FEED_DEPTH, compareCandidates).map((c): RecentItem => {
+  const items = top.sorted().map((c): RecentItem => {
     const summary = c.build();
     asOf = laterOf(laterOf(asOf, c.addedAt), summary.priceDate);
     return { ...summary, addedAt: toTimestamp(c.addedAt) };
@@ -36,16 +36,19 @@ function feed(game: Game | 'all', candidates: Candidate[]): RenderedList<RecentI
 }
 
 /** The five recent feeds: one per game, then `all`. */
+type TopCandidates = ReturnType<typeof createTopK<Candidate>>;
+
 export function renderRecent(index: CatalogIndex): RenderedList<RecentItem>[] {
-  const byGame = new Map<Game, Candidate[]>(GAMES.map((g) => [g, []]));
-  const all: Candidate[] = [];
+  const top = () => createTopK(FEED_DEPTH, compareCandidates);
+  const byGame = new Map<Game, TopCandidates>(GAMES.map((g) => [g, top()]));
+  const all = top();
   for (const card of index.cards.values()) {
     const c: Candidate = { entity: 'card', id: card.id, addedAt: card.addedAt, build: () => summarizeCard(card, index) };
-    byGame.get(card.game)?.push(c);
-    all.push(c);
+    byGame.get(card.game)?.offer(c);
+    all.offer(c);
   }
   for (const figure of index.figures.values()) {
-    all.push({ entity: 'figure', id: figure.id, addedAt: figure.addedAt, build: () => summarizeFigure(figure, index) });
+    all.offer({ entity: 'figure', id: figure.id, addedAt: figure.addedAt, build: () => summarizeFigure(figure, index) });
   }
   return [...GAMES.map((g) => feed(g, byGame.get(g)!)), feed('all', all)];
 }

@@ -5,7 +5,7 @@
 import { GAMES, type Game } from '../../snapshots/records.js';
 import { FEED_DEPTH } from '../../snapshots/keys.js';
 import { laterOf } from './as-of.js';
-import { compareText, topK } from './order.js';
+import { compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import type { LatestPrice } from './types.js';
@@ -42,16 +42,19 @@ function withMove(summary: EntitySummary, price: LatestPrice & { previousCents: 
  * asOf of a feed: the latest price date among the entries it considered (all priced entries of
  * that game), so an empty feed still says when it was empty.
  */
-function feed(game: Game | 'all', candidates: Candidate[], asOf: string | null): RenderedList<TrendingItem> {
-  const items = topK(candidates, FEED_DEPTH, compareCandidates).map((c) => c.build());
+function feed(game: Game | 'all', top: TopCandidates, asOf: string | null): RenderedList<TrendingItem> {
+  const items = top.sorted().map((c) => c.build());
   return { family: { kind: 'trending', game }, pages: paginate('trending', items, asOf) };
 }
 
+type TopCandidates = ReturnType<typeof createTopK<Candidate>>;
+
 /** The five trending feeds: one per game, then `all`. */
 export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[] {
-  const byGame = new Map<Game, Candidate[]>(GAMES.map((g) => [g, []]));
+  const top = () => createTopK(FEED_DEPTH, compareCandidates);
+  const byGame = new Map<Game, TopCandidates>(GAMES.map((g) => [g, top()]));
   const asOfByGame = new Map<Game, string | null>();
-  const all: Candidate[] = [];
+  const all = top();
   let asOfAll: string | null = null;
   for (const card of index.cards.values()) {
     const price = index.prices.card.get(card.id);
@@ -60,15 +63,15 @@ export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[
     asOfAll = laterOf(asOfAll, price.lastDate);
     if (!qualifies(price)) continue;
     const c: Candidate = { entity: 'card', id: card.id, velocity: price.velocity24h, build: () => withMove(summarizeCard(card, index), price) };
-    byGame.get(card.game)?.push(c);
-    all.push(c);
+    byGame.get(card.game)?.offer(c);
+    all.offer(c);
   }
   for (const figure of index.figures.values()) {
     const price = index.prices.figure.get(figure.id);
     if (price === undefined) continue;
     asOfAll = laterOf(asOfAll, price.lastDate);
     if (!qualifies(price)) continue;
-    all.push({ entity: 'figure', id: figure.id, velocity: price.velocity24h, build: () => withMove(summarizeFigure(figure, index), price) });
+    all.offer({ entity: 'figure', id: figure.id, velocity: price.velocity24h, build: () => withMove(summarizeFigure(figure, index), price) });
   }
   return [
     ...GAMES.map((g) => feed(g, byGame.get(g)!, asOfByGame.get(g) ?? null)),

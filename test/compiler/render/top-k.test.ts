@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareText, topK } from '../../../compiler/render/order.js';
+import { compareText, createTopK, topK } from '../../../compiler/render/order.js';
 
 /** A small deterministic generator, so a failure names a reproducible case. */
 function numbers(seed: number, n: number, range: number): number[] {
@@ -20,5 +20,21 @@ describe('topK', () => {
     const items = [5, 1, 4, 2, 3];
     expect(topK(items, 2, (a, b) => a - b)).toEqual([1, 2]);
     expect(items).toEqual([5, 1, 4, 2, 3]);
+  });
+
+  it('when items are offered one by one then it keeps the same k, whatever came before, and sorted() can be asked at any time', () => {
+    const compare = (a: number, b: number) => a - b;
+    const top = createTopK(3, compare);
+    const seen: number[] = [];
+    for (const v of numbers(7, 200, 1000)) {
+      top.offer(v);
+      seen.push(v);
+      expect(top.sorted()).toEqual([...seen].sort(compare).slice(0, 3));
+    }
+    // sorted() hands out a copy: sorting it or offering more does not change what was handed out.
+    const first = top.sorted();
+    top.offer(-1);
+    expect(first).not.toContain(-1);
+    expect(top.sorted()[0]).toBe(-1);
   });
 });
