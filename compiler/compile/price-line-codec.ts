@@ -97,68 +97,78 @@ export function encodePriceLines(lines: readonly StoredPriceLine[]): Buffer {
 export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
   const lines: StoredPriceLine[] = [];
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const n = buf.length;
-  let o = 0;
-  // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
-  while (o < n) {
-    if (o + KEY_BYTES + 8 > n) return null;
-    const key = buf.toString('latin1', o, o + KEY_BYTES);
-    o += KEY_BYTES;
-    const chars = view.getUint32(o, true);
-    const entityCode = buf[o + 4];
-    const fl = buf[o + 5];
-    const idBytes = view.getUint16(o + 6, true);
-    o += 8;
-    if (entityCode > 1 || fl >= 128 || o + idBytes > n) return null;
-    const id = buf.toString('utf8', o, o + idBytes);
-    o += idBytes;
-    const days = ((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0) + ((fl & SUMMARY) ? 1 : 0);
-    if (o + days * DAY_BYTES > n) return null;
-    // The dates of the line in one string, cut below (one call into Buffer instead of four).
-    const dates = buf.toString('latin1', o, o + days * DAY_BYTES);
-    o += days * DAY_BYTES;
-    for (let d = 0; d < days; d++) if (dates.charCodeAt(d * DAY_BYTES + 4) !== 45 || dates.charCodeAt(d * DAY_BYTES + 7) !== 45) return null;
-    let at = 0;
-    let end: string | null = null;
-    if (fl & END) end = dates.slice(at, (at += DAY_BYTES));
-    let range: PriceRange = null;
-    if (fl & RANGE) range = { from: dates.slice(at, (at += DAY_BYTES)), to: dates.slice(at, (at += DAY_BYTES)) };
-    let summary: PriceSummary | null = null;
-    if (fl & SUMMARY) {
-      const lastDate = dates.slice(at, at + DAY_BYTES);
-      if (o + ((fl & VELOCITY) ? 8 : 0) + 1 > n) return null;
-      let velocity24h: number | null = null;
-      if (fl & VELOCITY) {
-        velocity24h = view.getFloat64(o, true);
-        o += 8;
-        if (!Number.isFinite(velocity24h)) return null;
-      }
-      const count = buf[o++];
-      const wide = (fl & WIDE) !== 0;
-      const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + count;
-      if (o + (wide ? 8 : 4) * values > n) return null;
-      const cents: (number | null)[] = new Array(values);
-      for (let k = 0; k < values; k++) {
-        if (wide) {
-          const c = view.getFloat64(o, true);
-          o += 8;
-          if (Number.isNaN(c)) cents[k] = null;
-          else if (Number.isSafeInteger(c) && c >= 0) cents[k] = c;
-          else return null;
-        } else {
-          const c = view.getUint32(o, true);
-          o += 4;
-          cents[k] = c === NULL_U32 ? null : c;
-        }
-      }
-      const lastCents = cents[0];
-      const previousCents = (fl & PREVIOUS) ? cents[1] : null;
-      if (lastCents === null || ((fl & PREVIOUS) && previousCents === null)) return null;
-      const recentDaily = (fl & PREVIOUS) ? cents.slice(2) : cents.slice(1);
-      // The key order of summarizePrices' result, so the object is the same one a parse gives.
-      summary = { lastDate, lastCents, previousCents, velocity24h, recentDaily, synthetic: (fl & SYNTHETIC) !== 0 };
-    } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
-    lines.push({ key, chars, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } });
+  for (let o = 0; o < buf.length; ) {
+    const decoded = decodePriceLineAt(buf, view, o);
+    if (decoded === null) return null;
+    lines.push(decoded.line);
+    o = decoded.next;
   }
   return lines;
+}
+
+/**
+ * The line that starts at byte `o` of a chunk and the offset of the next one, or null when the bytes
+ * there are not a well-formed line. `view` is a DataView over `buf`.
+ */
+export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { line: StoredPriceLine; next: number } | null {
+  const n = buf.length;
+  // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
+  if (o + KEY_BYTES + 8 > n) return null;
+  const key = buf.toString('latin1', o, o + KEY_BYTES);
+  o += KEY_BYTES;
+  const chars = view.getUint32(o, true);
+  const entityCode = buf[o + 4];
+  const fl = buf[o + 5];
+  const idBytes = view.getUint16(o + 6, true);
+  o += 8;
+  if (entityCode > 1 || fl >= 128 || o + idBytes > n) return null;
+  const id = buf.toString('utf8', o, o + idBytes);
+  o += idBytes;
+  const days = ((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0) + ((fl & SUMMARY) ? 1 : 0);
+  if (o + days * DAY_BYTES > n) return null;
+  // The dates of the line in one string, cut below (one call into Buffer instead of four).
+  const dates = buf.toString('latin1', o, o + days * DAY_BYTES);
+  o += days * DAY_BYTES;
+  for (let d = 0; d < days; d++) if (dates.charCodeAt(d * DAY_BYTES + 4) !== 45 || dates.charCodeAt(d * DAY_BYTES + 7) !== 45) return null;
+  let at = 0;
+  let end: string | null = null;
+  if (fl & END) end = dates.slice(at, (at += DAY_BYTES));
+  let range: PriceRange = null;
+  if (fl & RANGE) range = { from: dates.slice(at, (at += DAY_BYTES)), to: dates.slice(at, (at += DAY_BYTES)) };
+  let summary: PriceSummary | null = null;
+  if (fl & SUMMARY) {
+    const lastDate = dates.slice(at, at + DAY_BYTES);
+    if (o + ((fl & VELOCITY) ? 8 : 0) + 1 > n) return null;
+    let velocity24h: number | null = null;
+    if (fl & VELOCITY) {
+      velocity24h = view.getFloat64(o, true);
+      o += 8;
+      if (!Number.isFinite(velocity24h)) return null;
+    }
+    const count = buf[o++];
+    const wide = (fl & WIDE) !== 0;
+    const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + count;
+    if (o + (wide ? 8 : 4) * values > n) return null;
+    const cents: (number | null)[] = new Array(values);
+    for (let k = 0; k < values; k++) {
+      if (wide) {
+        const c = view.getFloat64(o, true);
+        o += 8;
+        if (Number.isNaN(c)) cents[k] = null;
+        else if (Number.isSafeInteger(c) && c >= 0) cents[k] = c;
+        else return null;
+      } else {
+        const c = view.getUint32(o, true);
+        o += 4;
+        cents[k] = c === NULL_U32 ? null : c;
+      }
+    }
+    const lastCents = cents[0];
+    const previousCents = (fl & PREVIOUS) ? cents[1] : null;
+    if (lastCents === null || ((fl & PREVIOUS) && previousCents === null)) return null;
+    const recentDaily = (fl & PREVIOUS) ? cents.slice(2) : cents.slice(1);
+    // The key order of summarizePrices' result, so the object is the same one a parse gives.
+    summary = { lastDate, lastCents, previousCents, velocity24h, recentDaily, synthetic: (fl & SYNTHETIC) !== 0 };
+  } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
+  return { line: { key, chars, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
 }

@@ -32,7 +32,7 @@ import { seriesEnd, type PriceLineIdentity } from '../source/index.js';
 import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
-import { decodePriceLines, encodePriceLines } from './price-line-codec.js';
+import { decodePriceLineAt, encodePriceLines } from './price-line-codec.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
 const STORE_FORMAT = 'price-lines/1';
@@ -96,8 +96,10 @@ export function priceLinesVersion(codeHash: string): string {
   return fingerprint(...parts);
 }
 
-/** Lines per row of the table: a row is one chunk of price-line-codec.ts bytes, decoded in one go. */
+/** Lines per row of the table: a row is one chunk of price-line-codec.ts bytes. */
 const CHUNK = 10_000;
+/** A stored line's place: chunk number × OFFSET_SPAN + byte offset in the chunk (a chunk is far smaller). */
+const OFFSET_SPAN = 2 ** 26;
 
 /**
  * The stored lines of an object index file, or none when the file, the tables or the version are
@@ -112,23 +114,33 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
     if (tables.length !== 2) return NO_STORED_PRICE_LINES;
     const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
     if (meta.length !== 1 || meta[0][0] !== version) return NO_STORED_PRICE_LINES;
-    const byKey = new Map<string, StoredPriceLine>();
-    const chunks = db.prepare(`SELECT sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown]>;
-    for (const [sha1, bytes] of chunks) {
+    // Every line is decoded once here (a store that does not decode whole is not used), but only
+    // its place is kept: the chunks stay encoded, and a line is decoded again when asked for. At a
+    // million cards the decoded lines were about 650 bytes each for the whole entity phase.
+    const chunks: Buffer[] = [];
+    const at = new Map<string, number>();
+    for (const [sha1, bytes] of db.prepare(`SELECT sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown]>) {
       if (!Buffer.isBuffer(sha1) || !Buffer.isBuffer(bytes) || !createHash('sha1').update(bytes).digest().equals(sha1)) return NO_STORED_PRICE_LINES;
-      const lines = decodePriceLines(bytes);
-      if (lines === null) return NO_STORED_PRICE_LINES;
-      for (const line of lines) {
-        if (byKey.has(line.key)) return NO_STORED_PRICE_LINES;
-        byKey.set(line.key, line);
+      if (bytes.length >= OFFSET_SPAN) return NO_STORED_PRICE_LINES;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let o = 0; o < bytes.length; ) {
+        const decoded = decodePriceLineAt(bytes, view, o);
+        if (decoded === null || at.has(decoded.line.key)) return NO_STORED_PRICE_LINES;
+        at.set(decoded.line.key, chunks.length * OFFSET_SPAN + o);
+        o = decoded.next;
       }
+      chunks.push(bytes);
     }
-    if (byKey.size !== meta[0][1]) return NO_STORED_PRICE_LINES;
+    if (at.size !== meta[0][1]) return NO_STORED_PRICE_LINES;
+    const views = chunks.map((c) => new DataView(c.buffer, c.byteOffset, c.byteLength));
     return {
-      size: byKey.size,
+      size: at.size,
       get(key, chars) {
-        const hit = byKey.get(key);
-        return hit !== undefined && hit.chars === chars ? hit.facts : undefined;
+        const place = at.get(key);
+        if (place === undefined) return undefined;
+        const chunk = Math.floor(place / OFFSET_SPAN);
+        const line = decodePriceLineAt(chunks[chunk], views[chunk], place % OFFSET_SPAN)!.line;
+        return line.chars === chars ? line.facts : undefined;
       },
     };
   } catch {
