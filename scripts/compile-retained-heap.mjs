@@ -48,7 +48,7 @@ try {
   mkdirSync(join(scratch, 'snapshot'));
   const out = createPackOutput(join(scratch, 'packs'), {});
   const table = openObjectTable(join(scratch, 'snapshot', 'objects.sqlite'), null, out);
-  let summaries = await renderEntities(catalog, input, { out, table, previousDir: null, codeHash: rendererCodeHash(), workers: 1, threads: 'worker', progress: silentProgress });
+  let summaries = await renderEntities(catalog, input, { out, table, previousDir: null, indexPath: join(scratch, 'snapshot', 'objects.sqlite'), codeHash: rendererCodeHash(), workers: 1, threads: 'worker', progress: silentProgress });
   mark('after cards and figures');
   const before = last;
   summaries.rendered = null;

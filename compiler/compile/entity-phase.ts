@@ -22,7 +22,7 @@ import type { PackOutput } from './pack-output.js';
 import { createEntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
-  mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
+  createPriceLineScratch, mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
   type PriceLineFacts,
 } from './price-line-store.js';
 
@@ -70,6 +70,8 @@ export interface EntityPhase {
   table: ObjectTable;
   /** The previous snapshot's folder (its object index holds the stored price lines), or null. */
   previousDir: string | null;
+  /** The new snapshot's object index file (the accepted price lines go beside it, then into it: movePriceLines). */
+  indexPath: string;
   codeHash: string;
   workers: number;
   threads: ThreadMode;
@@ -189,8 +191,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (batch.length >= BATCH) await flush();
   };
 
-  // Into the new object index file as they are read (price-line-store.ts), not kept to the end.
-  const priceLines = p.table.priceLineWriter(version);
+  // Stored as they are read (price-line-store.ts), not kept to the end.
+  const priceLines = createPriceLineScratch(p.indexPath, version);
   try {
     const priced = { card: new Set<string>(), figure: new Set<string>() };
     const known = (key: string, text: string) => stored.get(key, text.length);
@@ -212,6 +214,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     p.progress.advance(reused % BATCH);
     await pool.drain();
   } catch (err) {
+    priceLines.abort();
     await pool.terminate();
     throw err;
   }

@@ -28,6 +28,7 @@ import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable
 import { renderEntities } from './entity-phase.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
+import { movePriceLines } from './price-line-store.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot } from './previous.js';
 import { newSnapshotId } from './snapshot-id.js';
@@ -159,7 +160,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const codeHash = rendererCodeHash();
     const entities = catalog.cards.size + catalog.figures.size;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, codeHash, workers, threads, progress }),
+      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, workers, threads, progress }),
     );
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
@@ -203,6 +204,8 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
+      // The accepted price lines, for the next compile: into the index now that its rows are committed.
+      movePriceLines(join(writer.dir, OBJECT_INDEX_FILE));
       // Then the changes bulk file is compressed from changes.ndjson on the bulk thread.
       bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
       return packs;

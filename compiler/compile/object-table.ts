@@ -41,7 +41,6 @@ import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshot
 import type { SealedPack } from '../../snapshots/packs/pack-writer.js';
 import type { ObjectLoc, PackOutput } from './pack-output.js';
 import { manifestObjects, type PreviousSnapshot } from './previous.js';
-import { createPriceLineWriter, type PriceLineWriter } from './price-line-store.js';
 
 /** An object written by this compile. */
 export interface NewObject {
@@ -150,11 +149,6 @@ export class ObjectTable {
   get size(): number {
     this.flush();
     return this.rows;
-  }
-
-  /** Stores this compile's accepted price lines in the new index file, in its transaction (price-line-store.ts). */
-  priceLineWriter(version: string): PriceLineWriter {
-    return createPriceLineWriter(this.db, version);
   }
 
   /** Records an entity's input fingerprint (the aggregates made from it fingerprint it, document-sink.ts). */

@@ -17,12 +17,13 @@
  * @example
  *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
  *   const hit = stored.get(line.key, line.text.length);   // facts of an unchanged line, or undefined
- *   const writer = table.priceLineWriter(version);   // into the new index file, as lines are read
+ *   const writer = createPriceLineScratch(join(dir, OBJECT_INDEX_FILE), version);   // as lines are read
  *   writer.add({ key: line.key, chars: line.text.length, facts });
  *   writer.finish();
+ *   movePriceLines(join(dir, OBJECT_INDEX_FILE));   // once the index rows are committed
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -38,6 +39,8 @@ import { decodePriceLineAt, encodePriceLines } from './price-line-codec.js';
 const STORE_FORMAT = 'price-lines/1';
 const TABLE = 'price_lines';
 const META = 'price_lines_meta';
+const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
+  CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`;
 
 /** What the compile takes from an accepted price line. */
 export interface PriceLineFacts extends PriceLineIdentity {
@@ -151,12 +154,10 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
 }
 
 /**
- * Writes a compile's accepted lines into an object index file as they are read: every CHUNK lines
- * are encoded and inserted at once, so the compile never holds the lines themselves (at a million
- * cards they were about 290 MB of the heap until the end of the compile). `db` is the object
- * index's own connection (object-table.ts), inside its one transaction: the rows are committed with
- * the index, or thrown away with it when the compile fails. The tables of a copied previous file are
- * replaced, not added to.
+ * Writes a compile's accepted lines as they are read: every CHUNK lines are encoded and inserted at
+ * once, so the compile never holds the lines themselves (at a million cards they were about 290 MB
+ * of the heap until the object index phase). The tables of a copied previous file are replaced, not
+ * added to. `db` is the connection to write through, inside the caller's transaction.
  */
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;
@@ -165,9 +166,7 @@ export interface PriceLineWriter {
 }
 
 export function createPriceLineWriter(db: Database.Database, version: string): PriceLineWriter {
-  db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META};
-    CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
-    CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`);
+  db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META}; ${CREATE_TABLES}`);
   const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
   let chunk: StoredPriceLine[] = [];
   let chunks = 0;
@@ -196,6 +195,61 @@ export function createPriceLineWriter(db: Database.Database, version: string): P
     },
   };
 }
+
+/**
+ * The compile's writer: into a scratch file beside the new object index (`<index>.price-lines`),
+ * moved into the index by movePriceLines once its rows are committed. Not straight into the index:
+ * chunks inserted while the render threads' rows arrive would take pages in an order that depends on
+ * thread timing, and the index file's bytes (and the SHA-256 the manifest gives them) would differ
+ * from one compile of the same catalog to the next.
+ */
+export function createPriceLineScratch(indexPath: string, version: string): PriceLineWriter & { abort(): void } {
+  const path = scratchPathOf(indexPath);
+  rmSync(path, { force: true });
+  const db = new Database(path);
+  // Thrown away after the move, or with the snapshot folder when the compile fails: no journal.
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec('BEGIN');
+  const writer = createPriceLineWriter(db, version);
+  return {
+    add: (line) => writer.add(line),
+    finish() {
+      const count = writer.finish();
+      if (db.open) {
+        db.exec('COMMIT');
+        db.close();
+      }
+      return count;
+    },
+    abort() {
+      if (db.open) db.close();
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** Replaces the stored lines of an object index file with the scratch file's, then deletes it. One transaction. */
+export function movePriceLines(indexPath: string): void {
+  const scratch = scratchPathOf(indexPath);
+  const db = new Database(indexPath, { fileMustExist: true });
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.prepare('ATTACH DATABASE ? AS scratch').run(scratch);
+    db.transaction(() => {
+      db.exec(`DROP TABLE IF EXISTS main.${TABLE}; DROP TABLE IF EXISTS main.${META}; ${CREATE_TABLES}
+        INSERT INTO main.${META} SELECT * FROM scratch.${META};
+        INSERT INTO main.${TABLE} SELECT * FROM scratch.${TABLE} ORDER BY chunk;`);
+    })();
+    db.exec('DETACH DATABASE scratch');
+  } finally {
+    db.close();
+  }
+  rmSync(scratch, { force: true });
+}
+
+const scratchPathOf = (indexPath: string) => `${indexPath}.price-lines`;
 
 /** Writes (replaces) the stored lines of an object index file in one transaction (tests, tools). */
 export function writePriceLines(path: string, store: PriceLinesToStore): void {

@@ -7,7 +7,7 @@
  *   await store.put('current', Buffer.from('20261124T000000Z-1a2b3c4d\n'));
  *   await store.getRange('packs/3f/3fa1.pack', 4096, 1200);   // one pread on the open file
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -39,12 +39,16 @@ export function createFolderBlobStore(root: string): BlobStore {
       // name (keys have no segment starting with '.'): a reader sees the old object or the whole new
       // one, and a crash leaves only a hidden file behind.
       const temp = join(dir, `.${basename(path)}.${process.pid}.${++tempCounter}.partial`);
+      let out: WriteStream | null = null;
       try {
         // flush: fsync before close, so the rename never points at data still only in the page cache.
         if (Buffer.isBuffer(body)) await writeFile(temp, body, { flush: true });
-        else await pipeline(body, createWriteStream(temp, { flush: true }));
+        else await pipeline(body, (out = createWriteStream(temp, { flush: true })));
         await rename(temp, path);
       } catch (err) {
+        // A source that fails at once rejects the pipeline while the file is still being opened: the
+        // stream creates it after that, so it is removed only once the stream has closed.
+        if (out !== null && !out.closed) await new Promise<void>((done) => out!.once('close', () => done()));
         await unlink(temp).catch(() => undefined);
         throw err;
       }
