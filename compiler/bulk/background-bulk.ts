@@ -45,7 +45,9 @@ export function startBulkFiles(data: BulkWorkerData, mode: ThreadMode = 'worker'
   const results: Promise<BulkFile>[] = [];
   return {
     submit(job) {
-      const result = thread.call(job);
+      // The flat lists of where the objects are move to the thread rather than being copied.
+      const s = job.stored;
+      const result = thread.call(job, s ? [s.packs.buffer as ArrayBuffer, s.offsets.buffer as ArrayBuffer, s.sizes.buffer as ArrayBuffer] : undefined);
       // Never an unhandled rejection: finish() re-throws it.
       result.catch(() => undefined);
       results.push(result);

@@ -45,6 +45,19 @@ export const bulkFileOf = (name: string) => `${BULK_DIR}/${name}.ndjson.gz`;
  * everything the file is built from, so an equal previous file is re-used instead of rebuilt.
  * Plain data, so a job can be posted to the bulk worker thread.
  */
+/**
+ * Where the objects of a document job are: `packNames[packs[i]]`, `offsets[i]`, `sizes[i]`. Typed
+ * arrays and one name per pack, not one string per object: at a million cards the job crosses to the
+ * bulk thread as a few flat buffers (a string per object was about 64 MB more to copy and hold twice).
+ */
+export interface StoredObjects {
+  packsDir: string;
+  packNames: string[];
+  packs: Uint32Array;
+  offsets: Float64Array;
+  sizes: Float64Array;
+}
+
 export interface BulkJob {
   name: BulkName;
   input: string;
@@ -56,7 +69,7 @@ export interface BulkJob {
    * Where each object of `keys` is stored, in the same order (packed snapshots): the pack's SHA-256
    * under `packsDir`, the offset and the length. Without it objects are read from per-URL files.
    */
-  stored?: { packsDir: string; packs: string[]; offsets: number[]; sizes: number[] };
+  stored?: StoredObjects;
   /**
    * The objects the previous snapshot's file was built from (keys and hashes, in its line order):
    * a line whose object is unchanged is copied from that file instead of read back and decoded.
@@ -106,8 +119,6 @@ export function linesHash(): { add(line: string): void; digest(): string } {
 
 const PATTERNS: Partial<Record<BulkName, RegExp>> = { cards: CARD_30D, figures: FIGURE, oracle: ORACLE };
 
-const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
 /**
  * The job of a document bulk file (`cards`, `figures`, `oracle`) from the snapshot's entries (any
  * order; lines go in key order), and from the previous snapshot's objects when there is one.
@@ -119,33 +130,69 @@ export function documentJob(
   locate?: { packsDir: string; of(entry: ManifestEntry): { pack: string; offset: number } },
 ): BulkJob {
   const pattern = PATTERNS[name]!;
-  const picked: ManifestEntry[] = [];
-  for (const e of entries) if (pattern.test(e.key)) picked.push(e);
-  picked.sort(byKey);
+  // Only the fields the file needs, in flat lists: the entries themselves (with their input
+  // fingerprints) are not kept (at a million cards they were about 370 MB for the cards file).
+  const keys: string[] = [];
+  const shas: string[] = [];
+  const packOf: string[] = [];
+  const offsets: number[] = [];
+  const sizes: number[] = [];
+  for (const e of entries) {
+    if (!pattern.test(e.key)) continue;
+    keys.push(e.key);
+    shas.push(e.sha256);
+    sizes.push(e.size);
+    if (locate) {
+      const at = locate.of(e);
+      packOf.push(at.pack);
+      offsets.push(at.offset);
+    }
+  }
+  // The object index gives its rows in key order already; other callers may not.
+  const order = keyOrder(keys);
+  const inOrder = <T>(list: T[]): T[] => (order ? order.map((i) => list[i]) : list);
+  const sortedKeys = inOrder(keys);
+  const sortedShas = inOrder(shas);
   const job: BulkJob = {
     name,
-    input: hashOf(picked.map((e) => `${e.key} ${e.sha256}`)),
-    count: picked.length,
-    keys: picked.map((e) => e.key),
-    shas: picked.map((e) => e.sha256),
+    input: hashOf(sortedKeys.map((k, i) => `${k} ${sortedShas[i]}`)),
+    count: sortedKeys.length,
+    keys: sortedKeys,
+    shas: sortedShas,
   };
   if (locate) {
-    const stored = { packsDir: locate.packsDir, packs: [] as string[], offsets: [] as number[], sizes: [] as number[] };
-    for (const e of picked) {
-      const at = locate.of(e);
-      stored.packs.push(at.pack);
-      stored.offsets.push(at.offset);
-      stored.sizes.push(e.size);
-    }
-    job.stored = stored;
+    const packNames: string[] = [];
+    const packIndex = new Map<string, number>();
+    const packs = new Uint32Array(sortedKeys.length);
+    inOrder(packOf).forEach((p, i) => {
+      let n = packIndex.get(p);
+      if (n === undefined) packIndex.set(p, (n = packNames.push(p) - 1));
+      packs[i] = n;
+    });
+    job.stored = { packsDir: locate.packsDir, packNames, packs, offsets: Float64Array.from(inOrder(offsets)), sizes: Float64Array.from(inOrder(sizes)) };
   }
   if (previousObjects) {
-    const before: { key: string; sha256: string }[] = [];
-    for (const [key, o] of previousObjects) if (pattern.test(key)) before.push({ key, sha256: o.sha256 });
-    before.sort(byKey);
-    job.previous = { keys: before.map((e) => e.key), shas: before.map((e) => e.sha256) };
+    const before: string[] = [];
+    const beforeShas: string[] = [];
+    for (const [key, o] of previousObjects) {
+      if (!pattern.test(key)) continue;
+      before.push(key);
+      beforeShas.push(o.sha256);
+    }
+    const previousOrder = keyOrder(before);
+    job.previous = previousOrder
+      ? { keys: previousOrder.map((i) => before[i]), shas: previousOrder.map((i) => beforeShas[i]) }
+      : { keys: before, shas: beforeShas };
   }
   return job;
+}
+
+/** The permutation that sorts `keys`, or null when they are in order already. */
+function keyOrder(keys: readonly string[]): number[] | null {
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  if (sorted) return null;
+  return keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
 }
 
 /** The job of `bulk/sets.ndjson.gz`: every set record with its card count, in game/code order. */
@@ -202,7 +249,7 @@ async function writeDocumentFile(job: BulkJob, path: string, dir: string, previo
   const stored = job.stored;
   const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
   const objectLine = (i: number): Buffer => {
-    const bytes = packs && stored ? packs.read(stored.packs[i], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], shas[i]);
+    const bytes = packs && stored ? packs.read(stored.packNames[stored.packs[i]], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], shas[i]);
     return Buffer.from(dataOf(gunzipSync(bytes).toString('utf8'), keys[i]) + '\n', 'utf8');
   };
   const prev = prevFile ? openPreviousLines(prevFile) : null;

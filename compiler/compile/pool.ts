@@ -44,10 +44,13 @@ export function createEntityPool(
       const loads = threads.map((t) => t.pending());
       const index = loads.indexOf(Math.min(...loads));
       if (loads[index] < MAX_IN_FLIGHT_PER_WORKER) {
+        // Only the count is kept until the reply: the jobs (parsed price series) would otherwise live
+        // long enough to reach the old generation, garbage the main thread's major collections walk.
+        const count = jobs.length;
         settled.push(
           threads[index]
             .call(jobs)
-            .then((objects) => onRendered(objects, jobs.length))
+            .then((objects) => onRendered(objects, count))
             .catch((err: Error) => {
               failure ??= err;
             }),
