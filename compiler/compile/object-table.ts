@@ -33,6 +33,7 @@
  *   table.counts()  // { new: 1, changed: 0, unchanged: 0, removed: 0 }
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeEntry, ManifestEntry, PackRef } from '../../snapshots/manifest.js';
@@ -86,6 +87,8 @@ export type DocumentName = keyof typeof DOCUMENT_RANGES;
 
 /** The object index's meta key of each pack's live bytes, so the next compile finds sparse packs without a scan. */
 const LIVE_BYTES_META = 'pack_live_bytes';
+/** The row count, so the next compile does not count the rows (a scan of the table: 0.6 s at 100,000 cards). */
+const ROWS_META = 'object_rows';
 
 interface PackInfo {
   sha256: string;
@@ -151,12 +154,16 @@ export class ObjectTable {
     return this.rows;
   }
 
-  /** Records an entity's input fingerprint (the aggregates made from it fingerprint it, document-sink.ts). */
+  /**
+   * Records an entity's input fingerprint (the aggregates made from it fingerprint it, document-sink.ts)
+   * as a token: 144 bits of its SHA-256 in base64, 24 characters instead of 129, because every entity's
+   * is kept until the aggregates are done (about 110 MB less at a million cards).
+   */
   setEntityInput(entity: 'card' | 'figure', id: string, input: string): void {
-    this.entityInputs[entity].set(id, input);
+    this.entityInputs[entity].set(id, createHash('sha256').update(input).digest().toString('base64', 0, 18));
   }
 
-  /** The input recorded for an entity of this compile; undefined when the catalog has no such entity. */
+  /** The token recorded for an entity of this compile; undefined when the catalog has no such entity. */
   entityInput(entity: 'card' | 'figure', id: string): string | undefined {
     return this.entityInputs[entity].get(id);
   }
@@ -343,7 +350,9 @@ export class ObjectTable {
     }
     writeObjectIndexVersion(this.db);
     const live = [...this.packs.keys()].sort((a, b) => a - b).map((seq) => [seq, this.live.get(seq)]);
-    this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(LIVE_BYTES_META, JSON.stringify(live));
+    const meta = this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)');
+    meta.run(LIVE_BYTES_META, JSON.stringify(live));
+    meta.run(ROWS_META, String(this.rows));
     this.db.exec('COMMIT');
     this.dropScratch();
     return [...this.packs.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => ({ sha256: p.sha256, size: p.size }));
@@ -478,10 +487,12 @@ export class ObjectTable {
       this.registered.add(p.seq);
       max = Math.max(max, p.seq);
     }
-    const meta = this.db.prepare('SELECT value FROM object_index_meta WHERE key = ?').pluck().get(LIVE_BYTES_META) as string | undefined;
+    const metaOf = this.db.prepare('SELECT value FROM object_index_meta WHERE key = ?').pluck();
+    const meta = metaOf.get(LIVE_BYTES_META) as string | undefined;
     const live = meta !== undefined ? (JSON.parse(meta) as [number, number][]) : (this.db.prepare('SELECT pack, sum(length) FROM objects GROUP BY pack').raw().all() as [number, number][]);
     for (const [seq, bytes] of live) this.live.set(seq, bytes);
-    this.rows = this.db.prepare('SELECT count(*) FROM objects').pluck().get() as number;
+    const rows = metaOf.get(ROWS_META) as string | undefined;
+    this.rows = rows !== undefined ? Number(rows) : (this.db.prepare('SELECT count(*) FROM objects').pluck().get() as number);
     return max + 1;
   }
 

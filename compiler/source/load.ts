@@ -29,6 +29,7 @@ import { fileOf } from './files.js';
 import { createRefIndex, refKey, type RefIndex } from './refs.js';
 import { createRejectLog, type RejectLog } from './rejects.js';
 import { parseRecord } from './validate.js';
+import { createRecordLog, type RecordList } from './record-log.js';
 
 export interface LoadedCatalog {
   meta: CatalogMeta;
@@ -42,10 +43,13 @@ export interface LoadedCatalog {
   /** Sorted by date, then currency in CURRENCIES order. */
   fxRates: FxRateRecord[];
   users: Map<string, UserRecord>;
-  /** binders, activity and pullObservations: in source order. */
-  binders: BinderRecord[];
-  activity: ActivityEventRecord[];
-  pullObservations: PullObservationRecord[];
+  /**
+   * binders, activity and pullObservations: in source order, walked only by the aggregates, so kept
+   * compressed off the heap until then (record-log.ts).
+   */
+  binders: RecordList<BinderRecord>;
+  activity: RecordList<ActivityEventRecord>;
+  pullObservations: RecordList<PullObservationRecord>;
   /** Every reject so far; streamPrices adds to it, the caller ends with `rejects.finish()`. */
   rejects: RejectLog;
   /**
@@ -143,7 +147,7 @@ export async function loadCatalog(source: CatalogSource, options: LoadOptions): 
   const userProblem = (userId: string | null): string | null =>
     userId === null ? null : refs.problem(`user ${userId}`, refKey.user(userId), users.has(userId));
 
-  const binders: BinderRecord[] = [];
+  const binders = createRecordLog<BinderRecord>();
   await readKind<BinderRecord>(source, 'binders', reader, uniqueInList(binders, (binder) => {
     const owner = userProblem(binder.userId);
     if (owner !== null) return owner;
@@ -155,12 +159,12 @@ export async function loadCatalog(source: CatalogSource, options: LoadOptions): 
     return null;
   }));
 
-  const activity: ActivityEventRecord[] = [];
+  const activity = createRecordLog<ActivityEventRecord>();
   await readKind<ActivityEventRecord>(source, 'activity', reader, uniqueInList(activity, (event) =>
     userProblem(event.userId) ?? entityProblem(event.entity, event.entityId),
   ));
 
-  const pullObservations: PullObservationRecord[] = [];
+  const pullObservations = createRecordLog<PullObservationRecord>();
   await readKind<PullObservationRecord>(source, 'pullObservations', reader, uniqueInList(pullObservations, (observation) => {
     const series = refs.problem(`figure series ${observation.seriesId}`, refKey.series(observation.seriesId), figureSeries.has(observation.seriesId));
     if (series !== null) return series;
@@ -209,7 +213,7 @@ function uniqueById<T extends { id: string }>(into: Map<string, T>, references: 
 }
 
 /** Same as uniqueById for kinds kept as a list in source order. */
-function uniqueInList<T extends { id: string }>(into: T[], references: (record: T) => string | null): Accept<T> {
+function uniqueInList<T extends { id: string }>(into: { push(record: T): void }, references: (record: T) => string | null): Accept<T> {
   const byId = new Map<string, T>();
   const accept = uniqueById(byId, references);
   return (record, lineNo) => {

@@ -78,13 +78,13 @@ async function expectLikeFullCompile(cat: string, root: string, before: string) 
   return header.counts as { new: number; changed: number; unchanged: number; removed: number };
 }
 
-async function changedCopy(edit: (cat: string) => void) {
+async function changedCopy(edit: (cat: string, root: string) => void) {
   const cat = join(tempDir(), 'catalog');
   cpSync(catalog, cat, { recursive: true });
   const root = tempDir();
   await compile(cat, root);
   const before = currentId(root)!;
-  edit(cat);
+  edit(cat, root);
   await compile(cat, root);
   return { cat, root, before };
 }
@@ -94,6 +94,25 @@ describe('incremental object index (a copy of the previous one)', () => {
     const { cat, root, before } = await changedCopy((c) => {
       write(c, 'prices.ndjson', read(c, 'prices.ndjson').map((p, i) => {
         if (i % 10 === 0) p.usdCents[p.usdCents.length - 1] = (p.usdCents[p.usdCents.length - 1] ?? 100) + 7;
+        return p;
+      }));
+    });
+    const counts = await expectLikeFullCompile(cat, root, before);
+    expect(counts.changed).toBeGreaterThan(0);
+    expect(counts.removed).toBe(0);
+  }, 120_000);
+
+  it('when the previous index has no row count or live bytes (written before they were kept) then they are counted and the rows equal a full compile', async () => {
+    const { cat, root, before } = await changedCopy((c, r) => {
+      const db = new Database(join(r, currentId(r)!, 'objects.sqlite'));
+      try {
+        const gone = db.prepare("DELETE FROM object_index_meta WHERE key IN ('object_rows', 'pack_live_bytes')").run().changes;
+        expect(gone).toBe(2);
+      } finally {
+        db.close();
+      }
+      write(c, 'prices.ndjson', read(c, 'prices.ndjson').map((p, i) => {
+        if (i % 25 === 0) p.usdCents[p.usdCents.length - 1] = (p.usdCents[p.usdCents.length - 1] ?? 100) + 3;
         return p;
       }));
     });

@@ -55,9 +55,9 @@ function plain(catalog: LoadedCatalog) {
     figures: [...catalog.figures.entries()],
     fxRates: catalog.fxRates,
     users: [...catalog.users.entries()],
-    binders: catalog.binders,
-    activity: catalog.activity,
-    pullObservations: catalog.pullObservations,
+    binders: [...catalog.binders],
+    activity: [...catalog.activity],
+    pullObservations: [...catalog.pullObservations],
   };
 }
 
@@ -144,7 +144,7 @@ describe('the HTTP source', () => {
     const server = await serve(writeCatalog({ users: null, binders: null, activity: null, pullObservations: null }));
     const catalog = await loadCatalog(open(server.base), { maxRejects: 0 });
     expect(catalog.users.size).toBe(0);
-    expect(catalog.binders).toEqual([]);
+    expect([...catalog.binders]).toEqual([]);
     expect(catalog.cards.size).toBe(3);
   });
 

@@ -43,9 +43,9 @@ describe('loadCatalog from a folder', () => {
     expect([...catalog.figures.keys()]).toEqual(['f1', 'f2']);
     expect(catalog.fxRates.map((r) => `${r.date} ${r.currency}`)).toEqual(['2026-11-19 EUR', '2026-11-19 GBP', '2026-11-20 GBP']);
     expect(catalog.users.get('u2')?.anonymous).toBe(true);
-    expect(catalog.binders).toEqual(base.binders);
-    expect(catalog.activity.map((a) => a.id)).toEqual(['a1', 'a2']);
-    expect(catalog.pullObservations).toEqual(base.pullObservations);
+    expect([...catalog.binders]).toEqual(base.binders);
+    expect([...catalog.activity].map((a) => a.id)).toEqual(['a1', 'a2']);
+    expect([...catalog.pullObservations]).toEqual(base.pullObservations);
     expect(catalog.rejects.count).toBe(0);
     expect(catalog.rejects.finish()).toEqual([]);
     expect(progress).toEqual([
@@ -77,9 +77,9 @@ describe('loadCatalog from a folder', () => {
     const dir = writeCatalog({ users: null, binders: [], activity: null, pullObservations: [], figureSeries: null, figures: [] });
     const catalog = await loadCatalog(open(dir), { maxRejects: 0 });
     expect(catalog.users.size).toBe(0);
-    expect(catalog.binders).toEqual([]);
-    expect(catalog.activity).toEqual([]);
-    expect(catalog.pullObservations).toEqual([]);
+    expect([...catalog.binders]).toEqual([]);
+    expect([...catalog.activity]).toEqual([]);
+    expect([...catalog.pullObservations]).toEqual([]);
     expect(catalog.figureSeries.size).toBe(0);
     expect(catalog.figures.size).toBe(0);
     expect(catalog.cards.size).toBe(3);
@@ -146,8 +146,8 @@ describe('loadCatalog from a folder', () => {
     });
     const catalog = await loadCatalog(open(dir), { maxRejects: 10 });
     expect([...catalog.cards.keys()]).toEqual(['mtg-lea-161', 'mtg-lea-1', 'base1-4']);
-    expect(catalog.binders).toEqual([]);
-    expect(catalog.activity.map((a) => a.id)).toEqual(['a1', 'a2']);
+    expect([...catalog.binders]).toEqual([]);
+    expect([...catalog.activity].map((a) => a.id)).toEqual(['a1', 'a2']);
     expect(catalog.rejects.finish()).toEqual([
       { file: 'sets.ndjson', lineNo: 3, reason: expect.stringContaining('field "code" must be a lowercase slug') },
       { file: 'cards.ndjson', lineNo: 4, reason: expect.stringContaining('field "setCode" must be a lowercase slug') },

@@ -1,0 +1,63 @@
+/**
+ * Records of a kind the compile only walks in source order (binders, activity events, pull
+ * observations), kept compressed outside the JS heap until the aggregates walk them: a record is
+ * appended as a JSON line, every BLOCK_CHARS of lines are deflated into one buffer, and each walk
+ * inflates and parses the blocks one at a time. At a million cards these three kinds were about
+ * 300 MB of the main thread's heap through the whole entity phase, which needs none of them; as
+ * deflated blocks they are about a tenth of that, and no collection walks them.
+ *
+ * A walk yields fresh objects equal to the records appended (JSON round trip: the records are
+ * parsed JSON already), so a consumer may keep what it is given.
+ *
+ * @example
+ *   const binders = createRecordLog<BinderRecord>();
+ *   binders.push(binder);
+ *   for (const b of binders) render(b);   // as many walks as needed, in push order
+ */
+import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+
+/** What a consumer reads: an array satisfies it too (tests and small callers pass arrays). */
+export interface RecordList<T> extends Iterable<T> {
+  readonly length: number;
+}
+
+export interface RecordLog<T> extends RecordList<T> {
+  push(record: T): void;
+}
+
+/** Characters of JSON lines per deflated block: large enough to compress well, small enough to walk in steps. */
+const BLOCK_CHARS = 256 * 1024;
+
+export function createRecordLog<T>(): RecordLog<T> {
+  const blocks: Buffer[] = [];
+  let open: string[] = [];
+  let openChars = 0;
+  let length = 0;
+  const seal = () => {
+    // Level 1: the blocks are read back a few times per compile, never stored.
+    blocks.push(deflateRawSync(open.join('\n'), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }));
+    open = [];
+    openChars = 0;
+  };
+  return {
+    get length() {
+      return length;
+    },
+    push(record) {
+      const line = JSON.stringify(record);
+      open.push(line);
+      openChars += line.length + 1;
+      length += 1;
+      if (openChars >= BLOCK_CHARS) seal();
+    },
+    *[Symbol.iterator]() {
+      // The blocks sealed when the walk starts, then the open lines (a push during a walk is not seen).
+      const sealed = blocks.length;
+      const tail = open.slice();
+      for (let i = 0; i < sealed; i++) {
+        for (const line of inflateRawSync(blocks[i]).toString('utf8').split('\n')) yield JSON.parse(line) as T;
+      }
+      for (const line of tail) yield JSON.parse(line) as T;
+    },
+  };
+}
