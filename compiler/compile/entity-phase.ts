@@ -217,6 +217,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     priceLines.abort();
     await pool.terminate();
     throw err;
+  } finally {
+    stored.close();
   }
   return summaries;
 }

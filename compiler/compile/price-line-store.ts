@@ -66,9 +66,14 @@ export interface StoredPriceLines {
   readonly size: number;
   /** The facts of a stored line with this key and length, or undefined. */
   get(key: string, chars: number): PriceLineFacts | undefined;
+  /** Closes the previous index file the chunks are read from. */
+  close(): void;
 }
 
-export const NO_STORED_PRICE_LINES: StoredPriceLines = { size: 0, get: () => undefined };
+export const NO_STORED_PRICE_LINES: StoredPriceLines = { size: 0, get: () => undefined, close: () => undefined };
+
+/** Chunks kept read at once: the lines are asked for in about the order they were stored, so each chunk is read once. */
+const CHUNKS_KEPT = 4;
 
 /** The facts of a parsed series, exactly what a full compile computes from it. */
 export function priceLineFacts(record: PriceSeriesRecord): PriceLineFacts {
@@ -114,43 +119,78 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)").pluck().all(TABLE, META);
-    if (tables.length !== 2) return NO_STORED_PRICE_LINES;
+    if (tables.length !== 2) return closed(db);
     const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
-    if (meta.length !== 1 || meta[0][0] !== version) return NO_STORED_PRICE_LINES;
+    if (meta.length !== 1 || meta[0][0] !== version) return closed(db);
     // Every line is decoded once here (a store that does not decode whole is not used), but only
-    // its place is kept: the chunks stay encoded, and a line is decoded again when asked for. At a
-    // million cards the decoded lines were about 650 bytes each for the whole entity phase.
-    const chunks: Buffer[] = [];
+    // its place is kept: a chunk is read again from the file, checked and decoded when one of its
+    // lines is asked for (at a million cards the decoded lines were about 650 bytes each for the
+    // whole entity phase, and the encoded chunks held in memory about 220 MB).
     const at = new Map<string, number>();
-    for (const [sha1, bytes] of db.prepare(`SELECT sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown]>) {
-      if (!Buffer.isBuffer(sha1) || !Buffer.isBuffer(bytes) || !createHash('sha1').update(bytes).digest().equals(sha1)) return NO_STORED_PRICE_LINES;
-      if (bytes.length >= OFFSET_SPAN) return NO_STORED_PRICE_LINES;
+    const chunkNumbers: number[] = [];
+    for (const [chunk, sha1, bytes] of db.prepare(`SELECT chunk, sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown, unknown]>) {
+      if (typeof chunk !== 'number' || !intact(sha1, bytes)) return closed(db);
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let o = 0; o < bytes.length; ) {
         const decoded = decodePriceLineAt(bytes, view, o);
-        if (decoded === null || at.has(decoded.line.key)) return NO_STORED_PRICE_LINES;
-        at.set(decoded.line.key, chunks.length * OFFSET_SPAN + o);
+        if (decoded === null || at.has(decoded.line.key)) return closed(db);
+        at.set(decoded.line.key, chunkNumbers.length * OFFSET_SPAN + o);
         o = decoded.next;
       }
-      chunks.push(bytes);
+      chunkNumbers.push(chunk);
     }
-    if (at.size !== meta[0][1]) return NO_STORED_PRICE_LINES;
-    const views = chunks.map((c) => new DataView(c.buffer, c.byteOffset, c.byteLength));
-    return {
-      size: at.size,
-      get(key, chars) {
-        const place = at.get(key);
-        if (place === undefined) return undefined;
-        const chunk = Math.floor(place / OFFSET_SPAN);
-        const line = decodePriceLineAt(chunks[chunk], views[chunk], place % OFFSET_SPAN)!.line;
-        return line.chars === chars ? line.facts : undefined;
-      },
-    };
+    if (at.size !== meta[0][1]) return closed(db);
+    return storedLines(db, at, chunkNumbers);
   } catch {
-    return NO_STORED_PRICE_LINES;
-  } finally {
-    db?.close();
+    return closed(db);
   }
+}
+
+function closed(db: Database.Database | null): StoredPriceLines {
+  db?.close();
+  return NO_STORED_PRICE_LINES;
+}
+
+/** A chunk's bytes match its SHA-1 and are small enough for a place (chunk × OFFSET_SPAN + offset). */
+function intact(sha1: unknown, bytes: unknown): bytes is Buffer {
+  return Buffer.isBuffer(sha1) && Buffer.isBuffer(bytes) && bytes.length < OFFSET_SPAN && createHash('sha1').update(bytes).digest().equals(sha1);
+}
+
+/**
+ * The lines by place, their chunks read back through `db` (the previous snapshot's published index:
+ * it does not change) and checked again, the last CHUNKS_KEPT kept. A chunk that no longer reads
+ * back whole makes its lines unknown (the compile parses them), never wrong.
+ */
+function storedLines(db: Database.Database, at: Map<string, number>, chunkNumbers: number[]): StoredPriceLines {
+  const read = db.prepare(`SELECT sha1, lines FROM ${TABLE} WHERE chunk = ?`).raw();
+  const kept = new Map<number, { bytes: Buffer; view: DataView } | null>();
+  const chunkAt = (n: number) => {
+    let c = kept.get(n);
+    if (c === undefined) {
+      const row = read.get(chunkNumbers[n]) as [unknown, unknown] | undefined;
+      c = row && intact(row[0], row[1]) ? { bytes: row[1], view: new DataView(row[1].buffer, row[1].byteOffset, row[1].byteLength) } : null;
+      kept.set(n, c);
+      if (kept.size > CHUNKS_KEPT) kept.delete(kept.keys().next().value as number);
+    }
+    return c;
+  };
+  let open = true;
+  return {
+    size: at.size,
+    get(key, chars) {
+      const place = at.get(key);
+      if (place === undefined || !open) return undefined;
+      const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
+      const line = chunk && decodePriceLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN)?.line;
+      return line && line.chars === chars ? line.facts : undefined;
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      kept.clear();
+      db.close();
+    },
+  };
 }
 
 /**

@@ -78,6 +78,21 @@ async function expectLikeFullCompile(cat: string, root: string, before: string) 
   return header.counts as { new: number; changed: number; unchanged: number; removed: number };
 }
 
+/** Raises the last price of every `every`th price line by `cents`. */
+function bumpLastPrices(cat: string, every: number, cents: number): void {
+  write(cat, 'prices.ndjson', read(cat, 'prices.ndjson').map((p, i) => {
+    if (i % every === 0) p.usdCents[p.usdCents.length - 1] = (p.usdCents[p.usdCents.length - 1] ?? 100) + cents;
+    return p;
+  }));
+}
+
+/** A prices-only change: like a full compile, some objects changed, none removed. */
+async function expectPricesOnlyChange(cat: string, root: string, before: string) {
+  const counts = await expectLikeFullCompile(cat, root, before);
+  expect(counts.changed).toBeGreaterThan(0);
+  expect(counts.removed).toBe(0);
+}
+
 async function changedCopy(edit: (cat: string, root: string) => void) {
   const cat = join(tempDir(), 'catalog');
   cpSync(catalog, cat, { recursive: true });
@@ -92,14 +107,9 @@ async function changedCopy(edit: (cat: string, root: string) => void) {
 describe('incremental object index (a copy of the previous one)', () => {
   it('when prices change then its rows equal a full compile and only the re-rendered objects are listed as changed', async () => {
     const { cat, root, before } = await changedCopy((c) => {
-      write(c, 'prices.ndjson', read(c, 'prices.ndjson').map((p, i) => {
-        if (i % 10 === 0) p.usdCents[p.usdCents.length - 1] = (p.usdCents[p.usdCents.length - 1] ?? 100) + 7;
-        return p;
-      }));
+      bumpLastPrices(c, 10, 7);
     });
-    const counts = await expectLikeFullCompile(cat, root, before);
-    expect(counts.changed).toBeGreaterThan(0);
-    expect(counts.removed).toBe(0);
+    await expectPricesOnlyChange(cat, root, before);
   }, 120_000);
 
   it('when the previous index has no row count or live bytes (written before they were kept) then they are counted and the rows equal a full compile', async () => {
@@ -111,14 +121,9 @@ describe('incremental object index (a copy of the previous one)', () => {
       } finally {
         db.close();
       }
-      write(c, 'prices.ndjson', read(c, 'prices.ndjson').map((p, i) => {
-        if (i % 25 === 0) p.usdCents[p.usdCents.length - 1] = (p.usdCents[p.usdCents.length - 1] ?? 100) + 3;
-        return p;
-      }));
+      bumpLastPrices(c, 25, 3);
     });
-    const counts = await expectLikeFullCompile(cat, root, before);
-    expect(counts.changed).toBeGreaterThan(0);
-    expect(counts.removed).toBe(0);
+    await expectPricesOnlyChange(cat, root, before);
   }, 120_000);
 
   it('when a card is removed then its five objects are deleted and the rows equal a full compile', async () => {

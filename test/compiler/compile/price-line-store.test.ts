@@ -62,6 +62,7 @@ describe('stored price lines', () => {
     expect(stored.size).toBe(LINES.length);
     expect(stored.get(key(3), 103)).toEqual(LINES[2].facts);
     expect(stored.get(key(3), 104)).toBeUndefined();
+    stored.close();
     expect(readPriceLines(path, 'v2').size).toBe(0);
     expect(readPriceLines(join(dir, 'missing.sqlite'), 'v1').size).toBe(0);
     // Written again (as into a copy of the previous file): replaced, not added to.
@@ -91,6 +92,29 @@ describe('stored price lines', () => {
     const stored = readPriceLines(path, 'v1');
     expect(stored.size).toBe(many.length);
     for (const n of [0, 9_999, 10_000, 23_455]) expect(stored.get(key(n), 100 + n)).toEqual(many[n].facts);
+    stored.close();
+  });
+
+  it('when lines are asked for out of order then each comes from its chunk read back, and a chunk changed since opening gives no line rather than a wrong one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const path = join(dir, 'objects.sqlite');
+    new Database(path).close();
+    // Seven chunks, more than the four kept read at once.
+    const many = Array.from({ length: 65_000 }, (_, n) => line(n, { entity: 'card', id: `c-${n}`, start: '2026-11-01', usdCents: [n] }));
+    writePriceLines(path, { version: 'v1', lines: many });
+    const stored = readPriceLines(path, 'v1');
+    const order = [64_999, 0, 31_000, 10_001, 0, 52_000, 41_000, 20_500, 64_998, 5];
+    for (const n of order) expect(stored.get(key(n), 100 + n)).toEqual(many[n].facts);
+    // Chunk 3 (lines 30,000-39,999) is rewritten in the file after the store was opened: its SHA-1
+    // no longer matches, so its lines are unknown; the other chunks still read.
+    const db = new Database(path);
+    db.prepare('UPDATE price_lines SET lines = zeroblob(length(lines)) WHERE chunk = 3').run();
+    db.close();
+    expect(stored.get(key(35_000), 100 + 35_000)).toBeUndefined();
+    expect(stored.get(key(45_000), 100 + 45_000)).toEqual(many[45_000].facts);
+    stored.close();
+    expect(stored.get(key(0), 100)).toBeUndefined();
   });
 
   it('when the renderer code hash differs then so does the version the lines are trusted under', () => {
