@@ -40,14 +40,20 @@ export const bulkService: ThreadService<BulkWorkerData, BulkJob, BulkFile> = {
   },
 };
 
+/** The flat lists of a job (digests, where the objects are) move to the thread rather than being copied. */
+function flatLists(job: BulkJob): ArrayBuffer[] {
+  const lists = [job.shas, job.previous?.shas, job.stored?.packs, job.stored?.offsets, job.stored?.sizes];
+  const buffers = new Set<ArrayBuffer>();
+  for (const l of lists) if (l !== undefined && l.buffer instanceof ArrayBuffer && l.buffer.byteLength > 0) buffers.add(l.buffer);
+  return [...buffers];
+}
+
 export function startBulkFiles(data: BulkWorkerData, mode: ThreadMode = 'worker'): BulkFiles {
   const thread = startThread(bulkService, data, mode);
   const results: Promise<BulkFile>[] = [];
   return {
     submit(job) {
-      // The flat lists of where the objects are move to the thread rather than being copied.
-      const s = job.stored;
-      const result = thread.call(job, s ? [s.packs.buffer as ArrayBuffer, s.offsets.buffer as ArrayBuffer, s.sizes.buffer as ArrayBuffer] : undefined);
+      const result = thread.call(job, flatLists(job));
       // Never an unhandled rejection: finish() re-throws it.
       result.catch(() => undefined);
       results.push(result);

@@ -52,7 +52,8 @@ export interface PreviousFile {
   path: string;
   file: BulkFile;
   keys: string[];
-  shas: string[];
+  /** The digests of `keys`' objects (digests.ts). */
+  shas: Uint8Array;
 }
 
 /**

@@ -33,6 +33,7 @@ import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
 import { fileChecksum, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 import { openPreviousLines, StalePreviousBulk, type PreviousFile } from './previous-file.js';
+import { createDigestList, digestCount, digestHex, reorderDigests, sameDigest } from './digests.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -63,8 +64,8 @@ export interface BulkJob {
   input: string;
   count: number;
   keys?: string[];
-  /** SHA-256 of each object of `keys`, in the same order. */
-  shas?: string[];
+  /** SHA-256 of each object of `keys`, in the same order (digests.ts). */
+  shas?: Uint8Array;
   /**
    * Where each object of `keys` is stored, in the same order (packed snapshots): the pack's SHA-256
    * under `packsDir`, the offset and the length. Without it objects are read from per-URL files.
@@ -74,7 +75,7 @@ export interface BulkJob {
    * The objects the previous snapshot's file was built from (keys and hashes, in its line order):
    * a line whose object is unchanged is copied from that file instead of read back and decoded.
    */
-  previous?: { keys: string[]; shas: string[] };
+  previous?: { keys: string[] | 'same'; shas: Uint8Array };
   lines?: string[];
   /** A file whose bytes are the lines (the snapshot's changes.ndjson): compressed as they are, never held whole. */
   linesFile?: string;
@@ -133,14 +134,14 @@ export function documentJob(
   // Only the fields the file needs, in flat lists: the entries themselves (with their input
   // fingerprints) are not kept (at a million cards they were about 370 MB for the cards file).
   const keys: string[] = [];
-  const shas: string[] = [];
+  const digests = createDigestList();
   const packOf: string[] = [];
   const offsets: number[] = [];
   const sizes: number[] = [];
   for (const e of entries) {
     if (!pattern.test(e.key)) continue;
     keys.push(e.key);
-    shas.push(e.sha256);
+    digests.add(e.sha256);
     sizes.push(e.size);
     if (locate) {
       const at = locate.of(e);
@@ -152,10 +153,13 @@ export function documentJob(
   const order = keyOrder(keys);
   const inOrder = <T>(list: T[]): T[] => (order ? order.map((i) => list[i]) : list);
   const sortedKeys = inOrder(keys);
-  const sortedShas = inOrder(shas);
+  const shas = digests.finish();
+  const sortedShas = order ? reorderDigests(shas, order) : shas;
+  const input = linesHash();
+  sortedKeys.forEach((k, i) => input.add(`${k} ${digestHex(sortedShas, i)}`));
   const job: BulkJob = {
     name,
-    input: hashOf(sortedKeys.map((k, i) => `${k} ${sortedShas[i]}`)),
+    input: input.digest(),
     count: sortedKeys.length,
     keys: sortedKeys,
     shas: sortedShas,
@@ -173,16 +177,18 @@ export function documentJob(
   }
   if (previousObjects) {
     const before: string[] = [];
-    const beforeShas: string[] = [];
+    const beforeShas = createDigestList();
     for (const [key, o] of previousObjects) {
       if (!pattern.test(key)) continue;
       before.push(key);
-      beforeShas.push(o.sha256);
+      beforeShas.add(o.sha256);
     }
     const previousOrder = keyOrder(before);
-    job.previous = previousOrder
-      ? { keys: previousOrder.map((i) => before[i]), shas: previousOrder.map((i) => beforeShas[i]) }
-      : { keys: before, shas: beforeShas };
+    const shasBefore = beforeShas.finish();
+    const keysBefore = previousOrder ? previousOrder.map((i) => before[i]) : before;
+    // Usually (no entity added or removed) the keys are the job's own: they are not sent twice.
+    const same = keysBefore.length === sortedKeys.length && keysBefore.every((k, i) => k === sortedKeys[i]);
+    job.previous = { keys: same ? 'same' : keysBefore, shas: previousOrder ? reorderDigests(shasBefore, previousOrder) : shasBefore };
   }
   return job;
 }
@@ -232,9 +238,9 @@ function readObject(dir: string, previousDir: string | null, key: string, sha256
 }
 
 /** True when new segment [a, b) of `job` holds exactly previous segment [c, d)'s keys and objects. */
-function sameSegment(job: { keys: string[]; shas: string[] }, [a, b]: [number, number], prev: PreviousFile, [c, d]: [number, number]): boolean {
+function sameSegment(job: { keys: string[]; shas: Uint8Array }, [a, b]: [number, number], prev: PreviousFile, [c, d]: [number, number]): boolean {
   if (b - a !== d - c) return false;
-  for (let i = 0; i < b - a; i++) if (job.keys[a + i] !== prev.keys[c + i] || job.shas[a + i] !== prev.shas[c + i]) return false;
+  for (let i = 0; i < b - a; i++) if (job.keys[a + i] !== prev.keys[c + i] || !sameDigest(job.shas, a + i, prev.shas, c + i)) return false;
   return true;
 }
 
@@ -245,11 +251,11 @@ function sameSegment(job: { keys: string[]; shas: string[] }, [a, b]: [number, n
  */
 async function writeDocumentFile(job: BulkJob, path: string, dir: string, previousDir: string | null, prevFile: PreviousFile | null): Promise<{ size: number; sha256: string }> {
   const keys = job.keys ?? [];
-  const shas = job.shas ?? [];
+  const shas = job.shas ?? new Uint8Array(0);
   const stored = job.stored;
   const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
   const objectLine = (i: number): Buffer => {
-    const bytes = packs && stored ? packs.read(stored.packNames[stored.packs[i]], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], shas[i]);
+    const bytes = packs && stored ? packs.read(stored.packNames[stored.packs[i]], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], i < digestCount(shas) ? digestHex(shas, i) : undefined);
     return Buffer.from(dataOf(gunzipSync(bytes).toString('utf8'), keys[i]) + '\n', 'utf8');
   };
   const prev = prevFile ? openPreviousLines(prevFile) : null;
@@ -278,7 +284,7 @@ async function writeDocumentFile(job: BulkJob, path: string, dir: string, previo
         if (prev && prevFile) {
           // Both lists are in key order: step past the previous keys that are gone.
           while (p < prevFile.keys.length && prevFile.keys[p] < keys[i]) p++;
-          if (p < prevFile.keys.length && prevFile.keys[p] === keys[i] && prevFile.shas[p] === shas[i]) {
+          if (p < prevFile.keys.length && prevFile.keys[p] === keys[i] && sameDigest(prevFile.shas, p, shas, i)) {
             text.push(await prev.line(p++));
             continue;
           }
@@ -418,7 +424,11 @@ export async function buildBulkFile(job: BulkJob, dir: string, previousDir: stri
   // evicted them from the page cache, 53 s of disk reads: docs/benchmarks.md); whole segments of it
   // when their lines are all unchanged (segmented-gzip.ts).
   const path = join(dir, file);
-  const reuse = previousDir !== null && prev && prev.file === file && job.previous ? { path: join(previousDir, prev.file), file: prev, ...job.previous } : null;
+  const before = job.previous;
+  const reuse =
+    previousDir !== null && prev && prev.file === file && before
+      ? { path: join(previousDir, prev.file), file: prev, keys: before.keys === 'same' ? (job.keys ?? []) : before.keys, shas: before.shas }
+      : null;
   const build = (from: PreviousFile | null) =>
     job.linesFile
       ? writeGzipLines(path, createReadStream(job.linesFile, { encoding: 'utf8', highWaterMark: BATCH_CHARS }))
