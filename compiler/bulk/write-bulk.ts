@@ -41,12 +41,6 @@ export type BulkName = (typeof BULK_NAMES)[number];
 export const bulkFileOf = (name: string) => `${BULK_DIR}/${name}.ndjson.gz`;
 
 /**
- * One bulk file to build: its lines come either from stored objects (`keys`, read back from the
- * snapshot folder, each contributing its `data`) or ready-made (`lines`). `input` fingerprints
- * everything the file is built from, so an equal previous file is re-used instead of rebuilt.
- * Plain data, so a job can be posted to the bulk worker thread.
- */
-/**
  * Where the objects of a document job are: `packNames[packs[i]]`, `offsets[i]`, `sizes[i]`. Typed
  * arrays and one name per pack, not one string per object: at a million cards the job crosses to the
  * bulk thread as a few flat buffers (a string per object was about 64 MB more to copy and hold twice).
@@ -59,6 +53,12 @@ export interface StoredObjects {
   sizes: Float64Array;
 }
 
+/**
+ * One bulk file to build: its lines come either from stored objects (`keys`, read back from the
+ * snapshot folder, each contributing its `data`) or ready-made (`lines`). `input` fingerprints
+ * everything the file is built from, so an equal previous file is re-used instead of rebuilt.
+ * Plain data, so a job can be posted to the bulk worker thread.
+ */
 export interface BulkJob {
   name: BulkName;
   input: string;
@@ -72,8 +72,9 @@ export interface BulkJob {
    */
   stored?: StoredObjects;
   /**
-   * The objects the previous snapshot's file was built from (keys and hashes, in its line order):
-   * a line whose object is unchanged is copied from that file instead of read back and decoded.
+   * The objects the previous snapshot's file was built from (keys and hashes, in its line order;
+   * `keys` is 'same' when they are this job's): a line whose object is unchanged is copied from that
+   * file instead of read back and decoded.
    */
   previous?: { keys: string[] | 'same'; shas: Uint8Array };
   lines?: string[];
@@ -175,22 +176,25 @@ export function documentJob(
     });
     job.stored = { packsDir: locate.packsDir, packNames, packs, offsets: Float64Array.from(inOrder(offsets)), sizes: Float64Array.from(inOrder(sizes)) };
   }
-  if (previousObjects) {
-    const before: string[] = [];
-    const beforeShas = createDigestList();
-    for (const [key, o] of previousObjects) {
-      if (!pattern.test(key)) continue;
-      before.push(key);
-      beforeShas.add(o.sha256);
-    }
-    const previousOrder = keyOrder(before);
-    const shasBefore = beforeShas.finish();
-    const keysBefore = previousOrder ? previousOrder.map((i) => before[i]) : before;
-    // Usually (no entity added or removed) the keys are the job's own: they are not sent twice.
-    const same = keysBefore.length === sortedKeys.length && keysBefore.every((k, i) => k === sortedKeys[i]);
-    job.previous = { keys: same ? 'same' : keysBefore, shas: previousOrder ? reorderDigests(shasBefore, previousOrder) : shasBefore };
-  }
+  if (previousObjects) job.previous = previousOf(pattern, previousObjects, sortedKeys);
   return job;
+}
+
+/** The previous snapshot's objects of a job, in key order; their keys only when they are not the job's own. */
+function previousOf(pattern: RegExp, objects: Iterable<[string, { sha256: string }]>, keys: readonly string[]): NonNullable<BulkJob['previous']> {
+  const before: string[] = [];
+  const digests = createDigestList();
+  for (const [key, o] of objects) {
+    if (!pattern.test(key)) continue;
+    before.push(key);
+    digests.add(o.sha256);
+  }
+  const order = keyOrder(before);
+  const shas = digests.finish();
+  const sorted = order ? order.map((i) => before[i]) : before;
+  // Usually (no entity added or removed) the keys are the job's own: they are not sent twice.
+  const same = sorted.length === keys.length && sorted.every((k, i) => k === keys[i]);
+  return { keys: same ? 'same' : sorted, shas: order ? reorderDigests(shas, order) : shas };
 }
 
 /** The permutation that sorts `keys`, or null when they are in order already. */

@@ -167,7 +167,12 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
   const chunkAt = (n: number) => {
     let c = kept.get(n);
     if (c === undefined) {
-      const row = read.get(chunkNumbers[n]) as [unknown, unknown] | undefined;
+      let row: [unknown, unknown] | undefined;
+      try {
+        row = read.get(chunkNumbers[n]) as [unknown, unknown] | undefined;
+      } catch {
+        row = undefined;
+      }
       c = row && intact(row[0], row[1]) ? { bytes: row[1], view: new DataView(row[1].buffer, row[1].byteOffset, row[1].byteLength) } : null;
       kept.set(n, c);
       if (kept.size > CHUNKS_KEPT) kept.delete(kept.keys().next().value as number);
