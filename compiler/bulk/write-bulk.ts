@@ -139,10 +139,14 @@ export function documentJob(
   const packOf: string[] = [];
   const offsets: number[] = [];
   const sizes: number[] = [];
+  // The input fingerprint as the entries come (right when they come in key order, as the object
+  // index gives them), so no digest is turned back into hex.
+  let input = linesHash();
   for (const e of entries) {
     if (!pattern.test(e.key)) continue;
     keys.push(e.key);
     digests.add(e.sha256);
+    input.add(`${e.key} ${e.sha256}`);
     sizes.push(e.size);
     if (locate) {
       const at = locate.of(e);
@@ -156,8 +160,10 @@ export function documentJob(
   const sortedKeys = inOrder(keys);
   const shas = digests.finish();
   const sortedShas = order ? reorderDigests(shas, order) : shas;
-  const input = linesHash();
-  sortedKeys.forEach((k, i) => input.add(`${k} ${digestHex(sortedShas, i)}`));
+  if (order) {
+    input = linesHash();
+    sortedKeys.forEach((k, i) => input.add(`${k} ${digestHex(sortedShas, i)}`));
+  }
   const job: BulkJob = {
     name,
     input: input.digest(),
