@@ -173,9 +173,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const decide = async () => {
     const entities = pending;
     pending = [];
-    const before = p.table.previousInputs(entities.flatMap((e) => e.keys));
+    const before = p.table.previousInputs(entities.flatMap((e) => p.table.entityLookupKeys(e.keys)));
     for (const e of entities) {
-      if (e.keys.every((k) => before.get(k) === e.input)) {
+      if (p.table.entityLookupKeys(e.keys).every((k) => before.get(k) === e.input)) {
         // Unchanged inputs: the previous objects' rows (pack and offset) stay, nothing rendered or compressed.
         p.table.reuse(e.keys, 'entity');
         reused++;

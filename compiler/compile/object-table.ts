@@ -182,6 +182,17 @@ export class ObjectTable {
     return found;
   }
 
+  /**
+   * The keys of an entity (its objects, in the order cardKeys gives them) whose previous inputs decide
+   * its re-use. A packed snapshot's entity objects are always written or re-used together, with one
+   * input, so the first answers for all: a fifth of the look-ups for a card (a row missing beside it
+   * would fail the row count check, removeStale). A per-URL snapshot is checked key by key: its
+   * objects are copied one by one (`reuse`), so each must be there.
+   */
+  entityLookupKeys(keys: readonly string[]): readonly string[] {
+    return this.mode === 'copy' ? keys.slice(0, 1) : keys;
+  }
+
   /** The previous snapshot's input of `key`; undefined when it has no such object (see previousInputs). */
   previousInput(key: string): string | null | undefined {
     if (this.mode === 'full') return undefined;

@@ -18,9 +18,8 @@
  *   }
  *   await search.finish();
  */
-import { rmSync } from 'node:fs';
 import { startThread, type ThreadMode, type ThreadService } from '../threads/thread.js';
-import { createSearchIndexBuilder, type SearchIndexBuilder, type SearchIndexBuilderOptions } from './index-builder.js';
+import { createSearchIndexBuilder, removeIndexFiles, type SearchIndexBuilder, type SearchIndexBuilderOptions } from './index-builder.js';
 import type { SearchEntry } from './entry.js';
 
 export interface BackgroundSearchIndexBuilder {
@@ -125,8 +124,4 @@ export function createBackgroundSearchIndexBuilder(path: string, options: Search
       removeIndexFiles(path);
     },
   };
-}
-
-function removeIndexFiles(path: string): void {
-  for (const p of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
 }

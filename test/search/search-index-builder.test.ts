@@ -48,7 +48,8 @@ describe('search index builder', () => {
     expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'search_staging'`).get()).toBeUndefined();
     expect(db.pragma('freelist_count', { simple: true })).toBe(0);
     db.close();
-    expect(existsSync(`${path}-journal`)).toBe(false);
+    // Built in <index>-build from entries staged in <index>-staging, both deleted once the index is written.
+    for (const left of ['-journal', '-build', '-staging']) expect(existsSync(`${path}${left}`), left).toBe(false);
   });
 
   it('streams: many staging batches give the same index as one', () => {
@@ -98,12 +99,13 @@ describe('search index builder', () => {
     expect(() => builder.add(card('late', 'mtg', 'Late', 1))).toThrow(/already finished/);
   });
 
-  it('abort removes the partial file', () => {
+  it('abort removes the partial files (the index being built and the staged entries)', () => {
     const path = join(dir, 'aborted.sqlite');
     const builder = createSearchIndexBuilder(path);
     builder.add(card('a', 'mtg', 'A', 1));
+    expect(existsSync(`${path}-build`) && existsSync(`${path}-staging`)).toBe(true);
     builder.abort();
-    expect(existsSync(path)).toBe(false);
+    for (const left of ['', '-build', '-staging']) expect(existsSync(`${path}${left}`), left).toBe(false);
   });
 
   it('rejects bad options with messages that name them', () => {
