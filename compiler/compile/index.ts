@@ -200,6 +200,11 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     const counts = t.counts();
     bulkFiles.submit(job('oracle'));
     bulkFiles.submit(sets);
+    // The search thread ranks, loads and writes the index while the main thread writes the object
+    // index: started here, awaited in its own step. Its failure is handled now and thrown there
+    // (or, when the object index fails first, the abort below stops the thread).
+    const searchFinished = search.finish();
+    searchFinished.catch(() => undefined);
     // The main thread's own work while the search index and bulk files finish on their threads.
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
@@ -210,7 +215,8 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
       return packs;
     });
-    await run.step('search index finish', null, () => search.finish());
+    // The phase's count is the number of entries indexed.
+    await run.step('search index finish', null, async () => progress.advance(await searchFinished));
     const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,

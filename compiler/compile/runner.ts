@@ -11,7 +11,9 @@
  *     const summaries = await run.step('cards and figures', total, () => renderEntities(...));
  *     const search = run.background(startSearch(...));
  *     await run.step('aggregate documents', null, () => renderAggregates(...));
- *     await run.step('search index finish', null, () => search.finish());
+ *     const finished = search.finish();   // runs on its thread beside the next step
+ *     await run.step('object index', null, () => finishSnapshotIndex(...));
+ *     await run.step('search index finish', null, () => finished);
  *   } catch (err) {
  *     await run.abort();
  *     throw err;

@@ -24,8 +24,13 @@ import { cardEntry, figureEntry } from './search-entries.js';
 export interface SnapshotSearchIndex {
   /** Queues entries while the search thread has room; never waits. */
   pump(): void;
-  /** Queues the remaining entries (waiting for room), then completes the file. */
-  finish(): Promise<void>;
+  /**
+   * Queues the remaining entries (waiting for room), then completes the file on the search thread;
+   * resolves with the number of entries indexed (0 when a copy of the previous index was updated).
+   * The compile starts it before the main thread's last work of its own (the object index) and
+   * awaits it after, so the ranking, the FTS load and the final write run beside that work.
+   */
+  finish(): Promise<number>;
   abort(): Promise<void>;
 }
 
@@ -40,7 +45,7 @@ export async function startSnapshotSearchIndex(
   const updated = previous ? updateSearchIndexCopy(path, previous, catalog, prices) : null;
   if (updated) {
     progress.note(`search index: ${updated.updated} entries updated in a copy of the previous index`);
-    return { pump: () => undefined, finish: updated.finish, abort: updated.abort };
+    return { pump: () => undefined, finish: async () => (await updated.finish(), 0), abort: updated.abort };
   }
   const builder = createBackgroundSearchIndexBuilder(path, { asOf: catalog.meta.asOf }, mode);
   const entries = searchEntries(catalog, prices);
@@ -80,9 +85,8 @@ export async function startSnapshotSearchIndex(
         await builder.abort();
         throw failure;
       }
-      // The phase's count is the number of entries indexed.
-      progress.advance(added);
       await builder.finish();
+      return added;
     },
     abort: () => builder.abort(),
   };
