@@ -3,8 +3,9 @@
  * into a staging table in large transactions, so a million entries never sit in JS memory; finish()
  * then ranks them by popularity inside SQLite and copies them into the final tables in rank order,
  * so the FTS rowid is the popularity rank (the proxy relies on that to read matches most popular
- * first and stop early; see proxy/search/plan.ts). At a million entries finish() takes about 19 s
- * against 30 s for the same steps in one file with an in-place VACUUM (docs/benchmarks.md).
+ * first and stop early; see proxy/search/plan.ts). Measured alone on a million entries, finish()
+ * takes about 19 s against 30 s for the same steps in one file with an in-place VACUUM
+ * (`npm run bench:search-build`, docs/benchmarks.md).
  *
  * @example
  *   const builder = createSearchIndexBuilder(join(snapshotDir, SEARCH_DB_FILE), { asOf: '2026-11-20' });
