@@ -173,9 +173,10 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const decide = async () => {
     const entities = pending;
     pending = [];
-    const before = p.table.previousInputs(entities.flatMap((e) => p.table.entityLookupKeys(e.keys)));
-    for (const e of entities) {
-      if (p.table.entityLookupKeys(e.keys).every((k) => before.get(k) === e.input)) {
+    const lookups = entities.map((e) => p.table.entityLookupKeys(e.keys));
+    const before = p.table.previousInputs(lookups.flat());
+    for (const [i, e] of entities.entries()) {
+      if (lookups[i].every((k) => before.get(k) === e.input)) {
         // Unchanged inputs: the previous objects' rows (pack and offset) stay, nothing rendered or compressed.
         p.table.reuse(e.keys, 'entity');
         reused++;

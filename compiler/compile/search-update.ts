@@ -17,11 +17,11 @@
  *   const done = updateSearchIndexCopy(join(dir, 'search.sqlite'), { path: prevPath, sameSets: true }, catalog, prices);
  *   done?.updated  // 1003
  */
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { stableJson } from '../../snapshots/codec.js';
 import { SEARCH_META_AS_OF, SEARCH_SCHEMA_VERSION } from '../../snapshots/search-schema.js';
-import { normalizeAsOf } from '../search/index-builder.js';
+import { normalizeAsOf, removeIndexFiles } from '../search/index-builder.js';
 import type { LoadedCatalog } from '../source/index.js';
 import type { PriceSummaries } from './entity-phase.js';
 import { cardEntry, figureEntry } from './search-entries.js';
@@ -43,9 +43,7 @@ export interface UpdatedSearchIndex {
 export function updateSearchIndexCopy(path: string, previous: PreviousSearchIndex, catalog: LoadedCatalog, prices: PriceSummaries): UpdatedSearchIndex | null {
   const rendered = prices.rendered;
   if (!rendered.onlyPrices || !previous.sameSets || !existsSync(previous.path)) return null;
-  const remove = () => {
-    for (const p of [path, `${path}-journal`]) rmSync(p, { force: true });
-  };
+  const remove = () => removeIndexFiles(path);
   copyFileSync(previous.path, path);
   const db = new Database(path);
   let done = false;
