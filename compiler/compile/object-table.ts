@@ -13,7 +13,7 @@
  *     deleted (`removeStale`, and the entities' in `documents`). The previous snapshot's inputs are
  *     the copy's rows of keys not yet written, so they are looked up in the same file. Its pack
  *     numbers are kept: new packs are numbered after them, a pack no row uses any more is dropped
- *     from the list (gaps in `seq`; readers join on it).
+ *     from the list (gaps in `seq`; readers join on it). That bookkeeping is pack-ledger.ts.
  *   - per-URL (`perUrl`, a root written before packs): empty tables, and the previous manifest's
  *     entries loaded into a scratch table (`prev`, a file beside the index removed at `close`); its
  *     unchanged objects are copied into the new pack, so every key is inserted.
@@ -39,8 +39,8 @@ import { join } from 'node:path';
 import type { ChangeEntry, ManifestEntry, PackRef } from '../../snapshots/manifest.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshots/packs/object-index.js';
-import type { SealedPack } from '../../snapshots/packs/pack-writer.js';
 import type { ObjectLoc, PackOutput } from './pack-output.js';
+import { PackLedger } from './pack-ledger.js';
 import { manifestObjects, type PreviousSnapshot } from './previous.js';
 
 /** An object written by this compile. */
@@ -85,15 +85,8 @@ const ORACLE = { from: 'v1/oracle/', to: 'v1/oracle0', where: '1' };
 export const DOCUMENT_RANGES = { cards: CARDS, figures: FIGURES, oracle: ORACLE } as const;
 export type DocumentName = keyof typeof DOCUMENT_RANGES;
 
-/** The object index's meta key of each pack's live bytes, so the next compile finds sparse packs without a scan. */
-const LIVE_BYTES_META = 'pack_live_bytes';
 /** The row count, so the next compile does not count the rows (a scan of the table: 0.6 s at 100,000 cards). */
 const ROWS_META = 'object_rows';
-
-interface PackInfo {
-  sha256: string;
-  size: number;
-}
 
 export class ObjectTable {
   private readonly db: Database.Database;
@@ -104,12 +97,8 @@ export class ObjectTable {
   private readonly statements = new Map<string, Database.Statement>();
   private pending: NewObject[] = [];
   private pendingReused: string[] = [];
-  /** Pack number in the index → its hash and size (sealed packs only). */
-  private readonly packs = new Map<number, PackInfo>();
-  private readonly registered = new Set<number>();
-  private readonly live = new Map<number, number>();
-  /** New packs are numbered from here (after the previous index's). */
-  private readonly seqBase: number;
+  /** The packs the index lists, their numbers and live bytes (pack-ledger.ts). */
+  private readonly ledger: PackLedger;
   private rows = 0;
   /** Keys put into the new snapshot, written or re-used. */
   private put = 0;
@@ -136,7 +125,8 @@ export class ObjectTable {
       if (this.mode !== 'copy') createObjectIndexTables(this.db);
       if (this.mode !== 'full') this.db.exec('CREATE TEMP TABLE touched (key TEXT PRIMARY KEY, change INTEGER NOT NULL) WITHOUT ROWID');
       if (this.scratch !== null) this.loadManifest(this.scratch, previous!.index);
-      this.seqBase = this.mode === 'copy' ? this.loadPacks() : 0;
+      this.ledger = this.mode === 'copy' ? PackLedger.load(this.db) : new PackLedger();
+      if (this.mode === 'copy') this.rows = this.loadRowCount();
       this.db.exec('BEGIN');
     } catch (err) {
       this.close();
@@ -231,7 +221,7 @@ export class ObjectTable {
   /** Records the packs sealed so far; rows of this compile are read back (bulk files) only from sealed packs. */
   seal(): void {
     this.flush();
-    for (const p of this.out.seal()) this.register(p);
+    for (const p of this.out.seal()) this.ledger.register(this.db, p);
   }
 
   /**
@@ -249,9 +239,9 @@ export class ObjectTable {
         gone.push(key);
         continue;
       }
-      const p = this.packs.get(pack);
-      if (p === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
-      yield { key, size: length, sha256: sha.toString('hex'), input, pack: p.sha256, offset };
+      const packSha = this.ledger.sha256Of(pack);
+      if (packSha === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
+      yield { key, size: length, sha256: sha.toString('hex'), input, pack: packSha, offset };
     }
     if (gone.length === 0) return;
     if (this.mode !== 'copy') throw new CatalogError('internal', `objects of entities the catalog does not have: ${gone.slice(0, 3).join(', ')}`);
@@ -327,24 +317,20 @@ export class ObjectTable {
    */
   sparsePacks(share: number): { seq: number; sha256: string; objects: { key: string; offset: number; length: number }[] }[] {
     this.flush();
-    const sparse: number[] = [];
-    for (const [seq, p] of this.packs) {
-      const bytes = this.live.get(seq) ?? 0;
-      if (seq < this.seqBase && bytes > 0 && bytes < p.size * share) sparse.push(seq);
-    }
+    const sparse = this.ledger.sparse(share);
     if (sparse.length === 0) return [];
     const rows = this.db.prepare(`SELECT pack, key, offset, length FROM objects WHERE pack IN (${marks(sparse.length)}) ORDER BY pack, offset`).raw().all(sparse) as [number, string, number, number][];
     const bySeq = new Map<number, { key: string; offset: number; length: number }[]>(sparse.map((s) => [s, []]));
     for (const [pack, key, offset, length] of rows) bySeq.get(pack)!.push({ key, offset, length });
-    return sparse.map((seq) => ({ seq, sha256: this.packs.get(seq)!.sha256, objects: bySeq.get(seq)! }));
+    return sparse.map((seq) => ({ seq, sha256: this.ledger.sha256Of(seq)!, objects: bySeq.get(seq)! }));
   }
 
   /** Moves an object of pack number `from` to a location this compile wrote (a sparse pack's live object copied). */
   relocate(key: string, from: number, length: number, at: ObjectLoc): void {
-    const seq = this.seqBase + at.pack;
+    const seq = this.ledger.seqOf(at.pack);
     this.stmt('relocate', () => 'UPDATE objects SET pack = ?, offset = ? WHERE key = ?').run(seq, at.offset, key);
-    this.addLive(from, -length);
-    this.addLive(seq, length);
+    this.ledger.addLive(from, -length);
+    this.ledger.addLive(seq, length);
   }
 
   /**
@@ -353,20 +339,12 @@ export class ObjectTable {
    */
   finish(): PackRef[] {
     this.seal();
-    const drop = this.stmt('dropPack', () => 'DELETE FROM packs WHERE seq = ?');
-    for (const seq of [...this.packs.keys()]) {
-      if ((this.live.get(seq) ?? 0) > 0) continue;
-      drop.run(seq);
-      this.packs.delete(seq);
-    }
+    const packs = this.ledger.close(this.db);
     writeObjectIndexVersion(this.db);
-    const live = [...this.packs.keys()].sort((a, b) => a - b).map((seq) => [seq, this.live.get(seq)]);
-    const meta = this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)');
-    meta.run(LIVE_BYTES_META, JSON.stringify(live));
-    meta.run(ROWS_META, String(this.rows));
+    this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(ROWS_META, String(this.rows));
     this.db.exec('COMMIT');
     this.dropScratch();
-    return [...this.packs.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => ({ sha256: p.sha256, size: p.size }));
+    return packs;
   }
 
   /** Closes the file (after publish: the change list is read from it) and removes the per-URL scratch table. */
@@ -419,7 +397,7 @@ export class ObjectTable {
       ? ' ON CONFLICT(key) DO UPDATE SET pack = excluded.pack, offset = excluded.offset, length = excluded.length, sha256 = excluded.sha256, input = excluded.input'
       : '';
     const values: unknown[] = [];
-    batch.forEach((o, i) => values.push(o.key, this.seqBase + o.at.pack, o.at.offset, o.size, shas[i], o.input));
+    batch.forEach((o, i) => values.push(o.key, this.ledger.seqOf(o.at.pack), o.at.offset, o.size, shas[i], o.input));
     try {
       if (batch.length === BATCH) this.stmt('insertBatch', () => `INSERT INTO objects ${OBJECT_COLUMNS} VALUES ${rowMarks(BATCH)}${upsert}`).run(values);
       else {
@@ -433,8 +411,8 @@ export class ObjectTable {
     for (const o of batch) {
       const before = old.get(o.key);
       if (before === undefined || this.mode !== 'copy') this.rows++;
-      else this.addLive(before[0]!, -before[1]);
-      this.addLive(this.seqBase + o.at.pack, o.size);
+      else this.ledger.addLive(before[0]!, -before[1]);
+      this.ledger.addLive(this.ledger.seqOf(o.at.pack), o.size);
     }
   }
 
@@ -462,49 +440,17 @@ export class ObjectTable {
   private deleteRange(key: string, prefix: string): void {
     const rows = this.stmt('deleteRange', () => 'DELETE FROM objects WHERE key = ? OR (key > ? AND key < ?) RETURNING key, pack, length').raw().all(key, prefix, `${prefix}\uffff`) as [string, number, number][];
     for (const [gone, pack, length] of rows) {
-      this.addLive(pack, -length);
+      this.ledger.addLive(pack, -length);
       this.rows--;
       this.counted.removed++;
       this.recordTouched([[gone, REMOVED]]);
     }
   }
 
-  private register(p: SealedPack): void {
-    const seq = this.seqBase + p.seq;
-    if (this.registered.has(seq)) return;
-    this.registered.add(seq);
-    const same = [...this.packs].find(([, q]) => q.sha256 === p.sha256);
-    if (same === undefined) {
-      this.db.prepare('INSERT INTO packs (seq, sha256, size) VALUES (?, ?, ?)').run(seq, p.sha256, p.size);
-      this.packs.set(seq, { sha256: p.sha256, size: p.size });
-      return;
-    }
-    // A new pack with the bytes of one the index lists already (the same objects written again in
-    // the same order): one pack, one number. Rare, so the scan of the rows is acceptable.
-    this.db.prepare('UPDATE objects SET pack = ? WHERE pack = ?').run(same[0], seq);
-    this.addLive(same[0], this.live.get(seq) ?? 0);
-    this.live.delete(seq);
-  }
-
-  private addLive(seq: number, bytes: number): void {
-    this.live.set(seq, (this.live.get(seq) ?? 0) + bytes);
-  }
-
-  /** The copy's packs and each one's live bytes (from the meta row, or one scan when an older compile wrote the index). */
-  private loadPacks(): number {
-    let max = -1;
-    for (const p of this.db.prepare('SELECT seq, sha256, size FROM packs').all() as { seq: number; sha256: string; size: number }[]) {
-      this.packs.set(p.seq, { sha256: p.sha256, size: p.size });
-      this.registered.add(p.seq);
-      max = Math.max(max, p.seq);
-    }
-    const metaOf = this.db.prepare('SELECT value FROM object_index_meta WHERE key = ?').pluck();
-    const meta = metaOf.get(LIVE_BYTES_META) as string | undefined;
-    const live = meta !== undefined ? (JSON.parse(meta) as [number, number][]) : (this.db.prepare('SELECT pack, sum(length) FROM objects GROUP BY pack').raw().all() as [number, number][]);
-    for (const [seq, bytes] of live) this.live.set(seq, bytes);
-    const rows = metaOf.get(ROWS_META) as string | undefined;
-    this.rows = rows !== undefined ? Number(rows) : (this.db.prepare('SELECT count(*) FROM objects').pluck().get() as number);
-    return max + 1;
+  /** The copy's row count (from the meta row, or one count when an older compile wrote the index). */
+  private loadRowCount(): number {
+    const rows = this.db.prepare('SELECT value FROM object_index_meta WHERE key = ?').pluck().get(ROWS_META) as string | undefined;
+    return rows !== undefined ? Number(rows) : (this.db.prepare('SELECT count(*) FROM objects').pluck().get() as number);
   }
 
   /** The per-URL snapshot's manifest entries, into a scratch file attached as `prev`. */
