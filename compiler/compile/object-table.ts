@@ -339,8 +339,9 @@ export class ObjectTable {
    */
   finish(): PackRef[] {
     this.seal();
-    const packs = this.ledger.close(this.db);
+    const packs = this.ledger.dropUnused(this.db);
     writeObjectIndexVersion(this.db);
+    this.ledger.writeLiveBytes(this.db);
     this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(ROWS_META, String(this.rows));
     this.db.exec('COMMIT');
     this.dropScratch();

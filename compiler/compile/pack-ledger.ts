@@ -12,7 +12,8 @@
  *   const ledger = PackLedger.load(db);      // a copy of the previous index: its packs, numbers and live bytes
  *   ledger.addLive(ledger.seqOf(0), 1190);   // an object of this compile's first pack
  *   ledger.register(db, sealed);             // listed in `packs` once sealed
- *   ledger.close(db)                         // [{ sha256, size }] of the packs still used, in number order
+ *   ledger.dropUnused(db)                    // [{ sha256, size }] of the packs still used, in number order
+ *   ledger.writeLiveBytes(db)
  */
 import type Database from 'better-sqlite3';
 import type { PackRef } from '../../snapshots/manifest.js';
@@ -95,18 +96,25 @@ export class PackLedger {
   }
 
   /**
-   * Drops the packs no row uses any more from the `packs` table, records each remaining pack's live
-   * bytes for the next compile, and returns the remaining packs in number order (the manifest's list).
+   * Drops the packs no row uses any more from the `packs` table; returns the remaining packs in
+   * number order (the manifest's list).
    */
-  close(db: Database.Database): PackRef[] {
+  dropUnused(db: Database.Database): PackRef[] {
     const drop = db.prepare('DELETE FROM packs WHERE seq = ?');
     for (const seq of [...this.packs.keys()]) {
       if ((this.live.get(seq) ?? 0) > 0) continue;
       drop.run(seq);
       this.packs.delete(seq);
     }
-    const kept = [...this.packs.keys()].sort((a, b) => a - b);
-    db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(LIVE_BYTES_META, JSON.stringify(kept.map((seq) => [seq, this.live.get(seq)])));
-    return kept.map((seq) => ({ sha256: this.packs.get(seq)!.sha256, size: this.packs.get(seq)!.size }));
+    return this.kept().map((seq) => ({ sha256: this.packs.get(seq)!.sha256, size: this.packs.get(seq)!.size }));
+  }
+
+  /** Records each remaining pack's live bytes for the next compile (after `dropUnused`). */
+  writeLiveBytes(db: Database.Database): void {
+    db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(LIVE_BYTES_META, JSON.stringify(this.kept().map((seq) => [seq, this.live.get(seq)])));
+  }
+
+  private kept(): number[] {
+    return [...this.packs.keys()].sort((a, b) => a - b);
   }
 }
