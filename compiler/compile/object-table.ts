@@ -340,6 +340,8 @@ export class ObjectTable {
   finish(): PackRef[] {
     this.seal();
     const packs = this.ledger.dropUnused(this.db);
+    // The meta rows in this order: a page's bytes depend on it, and an inline compile of one catalog
+    // gives the same file every time (the OpenAPI examples pin its SHA-256 through the manifest).
     writeObjectIndexVersion(this.db);
     this.ledger.writeLiveBytes(this.db);
     this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(ROWS_META, String(this.rows));
