@@ -340,8 +340,9 @@ export class ObjectTable {
   finish(): PackRef[] {
     this.seal();
     const packs = this.ledger.dropUnused(this.db);
-    // The meta rows in this order: a page's bytes depend on it, and an inline compile of one catalog
-    // gives the same file every time (the OpenAPI examples pin its SHA-256 through the manifest).
+    // The meta rows in this order: a page's bytes depend on it. A compile that writes its objects in a
+    // fixed order (inline, or a catalog too small to fill the render thread's queue, like the OpenAPI
+    // example's) gives the same file every time, and the examples pin its SHA-256 through the manifest.
     writeObjectIndexVersion(this.db);
     this.ledger.writeLiveBytes(this.db);
     this.db.prepare('INSERT OR REPLACE INTO object_index_meta (key, value) VALUES (?, ?)').run(ROWS_META, String(this.rows));
