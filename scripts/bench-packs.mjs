@@ -231,7 +231,7 @@ function printRun(label, r) {
 async function millionCards() {
   const free = statfsSync(work);
   const freeGB = (free.bavail * free.bsize) / 1e9;
-  // About 6 GB of input (three copies of the price file), and the packed root of a million cards beside it.
+  // About 6 GB of input (the catalog, its price file and the changed copy), and the packed root of a million cards beside it.
   if (freeGB < 20) throw new Error(`only ${freeGB.toFixed(0)} GB free under ${work}; a million-card run needs about 20 GB`);
   process.stderr.write(`${freeGB.toFixed(0)} GB free\n`);
   console.log(machineLine());
