@@ -7,7 +7,7 @@
  *   const bytes = encodeDocument(envelope('card', '2026-11-20', data));
  *   decodeDocument(bytes)  // the envelope again
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 import { constants } from 'node:zlib';
 import { createGunzipEngine, createGzipEngine, type ZlibEngine } from './gzip-engine.js';
 
@@ -168,17 +168,38 @@ let inflater: ZlibEngine | null = null;
  * (Buffer.from) was 3-4% of the render worker's CPU in allocation and collection.
  */
 const SCRATCH_BYTES = 64 * 1024;
+const MAX_SCRATCH_BYTES = 16 * 2 ** 20;
 let scratch: Buffer | null = null;
 
 /** gzip with the snapshot's fixed settings; byte-identical to `gzipSync(raw, GZIP_OPTIONS)`. */
 export function gzip(raw: Buffer | string): Buffer {
+  return deflate(raw, false);
+}
+
+/**
+ * The same bytes as `gzip(raw)`, in a buffer the next gzip call on this thread may overwrite: hash
+ * and copy them before that. The compile writes every object this way (into a pack or a render
+ * thread's arena), because each buffer allocated counts towards V8's external memory, and each
+ * 64 MB of that starts a marking of the whole heap: with a million cards loaded, collections that
+ * grew with the square of the catalog.
+ */
+export function gzipTransient(raw: Buffer | string): Buffer {
+  return deflate(raw, true);
+}
+
+function deflate(raw: Buffer | string, transient: boolean): Buffer {
   deflater ??= createGzipEngine(GZIP_OPTIONS);
-  // At most 3 bytes of UTF-8 per UTF-16 unit: a string that fits can never be cut short.
-  if (typeof raw === 'string' && raw.length * 3 <= SCRATCH_BYTES) {
-    scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
-    return deflater(scratch.subarray(0, scratch.write(raw, 0, 'utf8')));
+  if (typeof raw !== 'string') return deflater(raw, transient);
+  // At most 3 bytes of UTF-8 per UTF-16 unit: a string that fits can never be cut short. A longer
+  // one (a list page) grows the scratch to fit, up to MAX_SCRATCH_BYTES.
+  let size = scratch?.length ?? SCRATCH_BYTES;
+  if (raw.length * 3 > size) {
+    const bytes = Buffer.byteLength(raw, 'utf8');
+    if (bytes > MAX_SCRATCH_BYTES) return deflater(raw, transient);
+    while (size < bytes) size *= 2;
   }
-  return deflater(raw);
+  if (scratch === null || scratch.length < size) scratch = Buffer.allocUnsafeSlow(size);
+  return deflater(scratch.subarray(0, scratch.write(raw, 0, 'utf8')), transient);
 }
 
 /** What `gunzipSync(compressed)` returns or throws (a corrupt or truncated stream throws). */
@@ -195,12 +216,21 @@ export function decodeDocument<T = unknown>(compressed: Buffer): T {
   return JSON.parse(gunzip(compressed).toString('utf8')) as T;
 }
 
+/**
+ * One-shot `crypto.hash` rather than `createHash`: a compile hashes every object and several inputs
+ * per entity (tens of millions at a million cards), and each Hash object is a native object with a
+ * weak handle that every garbage collection visits and a finalizer that frees it.
+ */
 export function sha256Hex(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  return oneShotHash('sha256', data, 'hex');
 }
 
-/** A short fingerprint for change detection (not a security boundary). */
+/**
+ * A short fingerprint for change detection (not a security boundary): SHA-1 of each part followed by
+ * a NUL, base64url. String parts are hashed as one string (the same bytes, so the same digest).
+ */
 export function fingerprint(...parts: (string | Buffer)[]): string {
+  if (parts.length > 0 && parts.every((p) => typeof p === 'string')) return oneShotHash('sha1', `${parts.join('\u0000')}\u0000`, 'base64url');
   const h = createHash('sha1');
   for (const p of parts) h.update(p).update('\u0000');
   return h.digest('base64url');

@@ -28,7 +28,12 @@
  */
 import { constants, createGunzip, createGzip, gunzipSync, gzipSync, type Gunzip, type Gzip, type ZlibOptions } from 'node:zlib';
 
-export type ZlibEngine = (input: Buffer | string) => Buffer;
+/**
+ * `engine(input)` returns a Buffer of its own. `engine(input, true)` may instead return a view of the
+ * engine's output buffer, valid only until its next call: for a caller that hashes and copies the
+ * bytes at once (the compile's pack writes), so that no buffer is allocated per object.
+ */
+export type ZlibEngine = (input: Buffer | string, transient?: boolean) => Buffer;
 
 /** The parts of Node's zlib stream this file relies on (lib/zlib.js, processChunkSync). */
 interface NativeZlib {
@@ -68,7 +73,7 @@ function createEngine(make: () => Gzip | Gunzip, once: (input: Buffer) => Buffer
   open();
   if (!usable) return (input) => once(toBuffer(input));
 
-  return (input) => {
+  return (input, transient = false) => {
     const data = toBuffer(input);
     const handle = stream._handle!;
     const state = stream._writeState!;
@@ -98,6 +103,7 @@ function createEngine(make: () => Gzip | Gunzip, once: (input: Buffer) => Buffer
     // Bytes after the end of the first gzip member: Node reads further members or rejects trailing
     // garbage; leave that to it.
     if (inLeft !== 0) return once(data);
+    if (transient && full === null) return out.subarray(0, outOff);
     // A copy (`out` is written again by the next call) that owns its whole ArrayBuffer, never a
     // slice of Node's shared pool, so the compile's workers can transfer it (render-worker.ts).
     const size = (full === null ? 0 : full.length * OUT_CHUNK) + outOff;

@@ -22,7 +22,7 @@
  * list's asOf and total, the page number and the fingerprints of the cards on that page, in page
  * order), so a set with one changed card writes only the page that shows it.
  */
-import { fingerprint, gzip, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { fingerprint, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 
@@ -83,8 +83,9 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
     table.reuse([key], 'aggregate');
     return true;
   };
+  // Compressed into the deflater's own buffer, hashed, then copied by the pack writer: no buffer per document.
   const write = (key: string, json: string, input: string) => {
-    const bytes = gzip(json);
+    const bytes = gzipTransient(json);
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
   // The input the entity phase recorded for the card or figure (all of a card's range objects carry

@@ -1,15 +1,24 @@
 /**
  * Card and figure documents are the bulk of a snapshot (five ranges per card), so they are rendered
  * and compressed in batches by worker threads. A job carries everything one entity's documents
- * depend on. Workers only compute: every file is created by the main thread, because on ext4
- * concurrent file creation from several threads was measured to be several times slower in total
- * than from one (directory and journal locks; see docs/benchmarks.md).
- * This module is shared by the worker and by the in-process path (workers: 0).
+ * depend on. Workers only compute: every object is appended to the pack by the main thread (one
+ * writer, one pack, in one order).
+ *
+ * A batch's compressed objects come back in an arena: a slice of memory shared with the main
+ * thread (a SharedArrayBuffer made once per render thread, pool.ts), not as one transferred buffer
+ * per object. Every ArrayBuffer the main thread receives counts towards V8's external memory, each
+ * 64 MB of that starts a marking of the main thread's whole heap, and that heap holds the loaded
+ * catalog: at a million cards, 6.5 GB of objects meant a hundred markings of a gigabyte each
+ * (docs/benchmarks.md, "Garbage collection that grew with the square of the catalog"). An object
+ * that does not fit in what is left of the arena comes back in a buffer of its own.
+ *
+ * This module is shared by the worker and by the main thread (which renders a batch itself when
+ * the render threads are busy, or every batch with `--workers 0`, into an arena of its own).
  */
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../snapshots/records.js';
 import { RANGES } from '../../snapshots/records.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
-import { gzip, sha256Hex } from '../../snapshots/codec.js';
+import { gzipTransient, sha256Hex } from '../../snapshots/codec.js';
 import { renderCardRangesJson } from '../render/card.js';
 import { renderFigureJson } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
@@ -22,43 +31,82 @@ export type EntityJob =
 
 export interface RenderedObject {
   key: string;
-  bytes: Uint8Array;
+  /** The object's bytes when they did not fit in the batch's arena; null when they are there. */
+  bytes: Uint8Array | null;
+  /** Where the bytes are in the arena (when `bytes` is null). */
+  offset: number;
+  length: number;
   sha256: string;
   input: string;
 }
 
+/** Bytes of one arena: a batch of 64 cards compresses to about 400 KB (five objects of ~1.2 KB each). */
+export const ARENA_BYTES = 2 ** 20;
+
 export interface EntityWorkerInit {
   fxRates: FxRateRecord[];
+  /** The render thread's arenas (ARENA_BYTES each), shared with the main thread; absent on the main thread. */
+  arenas?: SharedArrayBuffer;
+}
+
+/** A batch for a render thread, and the arena (its index in the thread's `arenas`) to put its objects in. */
+export interface RenderRequest {
+  jobs: EntityJob[];
+  arena: number;
 }
 
 export function cardKeys(id: string): string[] {
   return RANGES.map((r) => cardKey(id, r));
 }
 
-/** Builds the per-thread renderer: one FX lookup, reused for every batch. */
-export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]) => RenderedObject[] {
+/** The arena `index` of `arenas` as a Buffer (no copy: the same memory). */
+export function arenaOf(arenas: SharedArrayBuffer, index: number): Buffer {
+  return Buffer.from(arenas, index * ARENA_BYTES, ARENA_BYTES);
+}
+
+/** The bytes of a rendered object: its own, or its place in the arena its batch was rendered into. */
+export function objectBytes(o: RenderedObject, arena: Buffer): Buffer {
+  if (o.bytes !== null) return Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
+  return arena.subarray(o.offset, o.offset + o.length);
+}
+
+/** Builds the per-thread renderer: one FX lookup, reused for every batch, writing into the arena given. */
+export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[], arena: Buffer) => RenderedObject[] {
   const fx: FxLookup = createFxLookup(init.fxRates);
-  const emit = (out: RenderedObject[], key: string, bytes: Buffer, input: string) => {
-    out.push({ key, bytes, sha256: sha256Hex(bytes), input });
-  };
-  return (jobs) => {
+  return (jobs, arena) => {
     const out: RenderedObject[] = [];
+    let used = 0;
+    // The compressed bytes are the deflater's own buffer until the next call: hashed, then copied
+    // into the arena (or, when it is full, into a buffer of their own).
+    const emit = (key: string, json: string, input: string) => {
+      const bytes = gzipTransient(json);
+      const sha256 = sha256Hex(bytes);
+      if (used + bytes.length <= arena.length) {
+        out.push({ key, bytes: null, offset: used, length: bytes.length, sha256, input });
+        used += bytes.copy(arena, used);
+      } else {
+        const own = Buffer.allocUnsafeSlow(bytes.length);
+        bytes.copy(own);
+        out.push({ key, bytes: own, offset: 0, length: bytes.length, sha256, input });
+      }
+    };
     for (const job of jobs) {
       if (job.kind === 'card') {
         // Canonical JSON written directly (render/entity-json.ts), the same text stableJson makes.
         const json = renderCardRangesJson({ card: job.card, set: job.set, prices: job.prices, fx });
-        RANGES.forEach((range, i) => emit(out, cardKey(job.card.id, range), gzip(json[i]), job.input));
+        RANGES.forEach((range, i) => emit(cardKey(job.card.id, range), json[i], job.input));
       } else {
-        emit(out, figureKey(job.figure.id), gzip(renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx })), job.input);
+        emit(figureKey(job.figure.id), renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
       }
     }
     return out;
   };
 }
 
-/** zlib output normally owns its ArrayBuffer; copy when it does not, so a transfer never detaches shared memory. */
-function ownBuffer(o: RenderedObject): ArrayBuffer {
+/** A buffer of its own (Buffer.from may hand out a slice of Node's shared pool): transferable without detaching shared memory. */
+function ownBuffer(o: RenderedObject): ArrayBuffer | null {
   const b = o.bytes;
+  if (b === null) return null;
   if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
   const copy = new Uint8Array(b.byteLength);
   copy.set(b);
@@ -66,10 +114,15 @@ function ownBuffer(o: RenderedObject): ArrayBuffer {
   return copy.buffer;
 }
 
-/** The render thread (pool.ts): batches in, compressed objects back, their memory transferred, not copied. */
-export const renderService: ThreadService<EntityWorkerInit, EntityJob[], RenderedObject[]> = {
+/** The render thread (pool.ts): batches in, objects back in the batch's arena (or transferred, not copied). */
+export const renderService: ThreadService<EntityWorkerInit, RenderRequest, RenderedObject[]> = {
   name: 'render',
   entry: new URL('./render-worker.js', import.meta.url),
-  create: createEntityRenderer,
-  transfer: (objects) => objects.map(ownBuffer),
+  create: (init) => {
+    if (init.arenas === undefined) throw new Error('a render thread needs its arenas');
+    const arenas = init.arenas;
+    const render = createEntityRenderer(init);
+    return (request) => render(request.jobs, arenaOf(arenas, request.arena));
+  },
+  transfer: (objects) => objects.map(ownBuffer).filter((b): b is ArrayBuffer => b !== null),
 };

@@ -16,7 +16,7 @@ import type { FxLookup, LatestPrice, PriceSummary } from '../render/types.js';
 import { createSparklinePoints } from '../render/discover-sparklines.js';
 import type { PriceRange } from '../render/summary.js';
 import type { ThreadMode } from '../threads/thread.js';
-import { cardKeys, type EntityJob } from './entity-jobs.js';
+import { cardKeys, objectBytes, type EntityJob } from './entity-jobs.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 import { createEntityPool } from './pool.js';
@@ -95,11 +95,11 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     priceLines: 0,
     priceLinesReused: 0,
   };
-  // The main thread appends every object to the pack (workers only render and compress): see entity-jobs.ts.
-  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects) => {
+  // The main thread appends every object to the pack (workers only render and compress), which
+  // copies the bytes out of the batch's arena: see entity-jobs.ts.
+  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects, _jobs, arena) => {
     for (const o of objects) {
-      const bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
-      p.table.add({ key: o.key, size: bytes.length, sha256: o.sha256, input: o.input, at: p.out.write(bytes) });
+      p.table.add({ key: o.key, size: o.length, sha256: o.sha256, input: o.input, at: p.out.write(objectBytes(o, arena)) });
     }
   }, p.threads);
   let batch: EntityJob[] = [];

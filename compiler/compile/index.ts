@@ -42,6 +42,7 @@ import { startBulkFiles } from '../bulk/background-bulk.js';
 import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
+import { boundHeapGrowth } from './heap-growth.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -105,6 +106,7 @@ function checkOptions(o: CompileOptions): { keep: Required<Retention>; maxReject
 export async function compileSnapshot(options: CompileOptions): Promise<CompileSummary> {
   const started = Date.now();
   const { keep, maxRejects, workers } = checkOptions(options);
+  boundHeapGrowth();
   const progress = options.progress ?? silentProgress;
   const now = options.now ?? (() => new Date());
   // --workers 0 keeps every phase on the main thread (the search index and bulk files too).

@@ -31,7 +31,7 @@ export interface ObjectLoc {
 }
 
 export interface PackOutput {
-  /** Appends the stored bytes of a new or changed object. */
+  /** Appends the stored bytes of a new or changed object (copied: the caller may re-use `bytes` at once). */
   write(bytes: Buffer): ObjectLoc;
   /** Appends the bytes of a per-URL file (an unchanged object of a per-URL previous snapshot). */
   copyFile(path: string): ObjectLoc;

@@ -4,15 +4,22 @@
  * workers can render (memory stays bounded at any catalog size). Rendered objects come back to the
  * main thread through `onRendered`, which writes them.
  *
- * When every worker already holds its cap, the main thread renders the batch itself instead of
- * waiting: on a quiet machine the main thread (which only parses and creates files) was idle a
- * third of the entity phase while the worker rendered; on a busy one file creation keeps the main
- * thread busy, the queue never fills and nothing changes (docs/benchmarks.md, "Compile").
+ * Each worker has one arena per batch it may hold (entity-jobs.ts): a batch is sent with a free
+ * arena of its worker, its objects come back in it, and the arena is free again once `onRendered`
+ * has returned (the pack writer copies what it is given). `onRendered` must not keep the objects'
+ * bytes.
+ *
+ * When every worker already holds its cap, the main thread renders the batch itself (into an arena
+ * of its own) instead of waiting: on a quiet machine the main thread was otherwise idle a third of
+ * the entity phase while the worker rendered (docs/benchmarks.md, "Compile").
  *
  * With `workers: 0` or mode `inline` it renders on the calling thread. The threads are thread.ts's.
  */
 import { startThread, type Thread, type ThreadMode } from '../threads/thread.js';
-import { createEntityRenderer, renderService, type EntityJob, type EntityWorkerInit, type RenderedObject } from './entity-jobs.js';
+import {
+  ARENA_BYTES, arenaOf, createEntityRenderer, renderService,
+  type EntityJob, type EntityWorkerInit, type RenderedObject, type RenderRequest,
+} from './entity-jobs.js';
 
 export interface EntityPool {
   submit(jobs: EntityJob[]): Promise<void>;
@@ -21,36 +28,60 @@ export interface EntityPool {
   terminate(): Promise<void>;
 }
 
+/** Called with a batch's objects and the arena they are in (valid until it returns). */
+export type OnRendered = (objects: RenderedObject[], jobs: number, arena: Buffer) => void;
+
 /** Batches queued per worker: deep enough that it always has one while the main thread stores the last. */
 const MAX_IN_FLIGHT_PER_WORKER = 6;
+
+interface RenderThread {
+  thread: Thread<RenderRequest, RenderedObject[]>;
+  arenas: Buffer[];
+  /** Indexes of the arenas no batch in flight uses. */
+  free: number[];
+}
 
 export function createEntityPool(
   init: EntityWorkerInit,
   workers: number,
-  onRendered: (objects: RenderedObject[], jobs: number) => void,
+  onRendered: OnRendered,
   mode: ThreadMode = 'worker',
 ): EntityPool {
   if (workers <= 0 || mode === 'inline') return createInlinePool(init, onRendered);
-  const threads: Thread<EntityJob[], RenderedObject[]>[] = Array.from({ length: workers }, () => startThread(renderService, init, 'worker'));
-  let renderHere: ((jobs: EntityJob[]) => RenderedObject[]) | null = null;
+  const threads: RenderThread[] = Array.from({ length: workers }, () => {
+    const shared = new SharedArrayBuffer(MAX_IN_FLIGHT_PER_WORKER * ARENA_BYTES);
+    return {
+      thread: startThread(renderService, { ...init, arenas: shared }, 'worker'),
+      arenas: Array.from({ length: MAX_IN_FLIGHT_PER_WORKER }, (_, i) => arenaOf(shared, i)),
+      free: Array.from({ length: MAX_IN_FLIGHT_PER_WORKER }, (_, i) => MAX_IN_FLIGHT_PER_WORKER - 1 - i),
+    };
+  });
+  let renderHere: ((jobs: EntityJob[], arena: Buffer) => RenderedObject[]) | null = null;
+  let ownArena: Buffer | null = null;
   let failure: Error | null = null;
   const settled: Promise<void>[] = [];
-  const stop = () => Promise.all(threads.map((t) => t.close()));
+  const stop = () => Promise.all(threads.map((t) => t.thread.close()));
 
   return {
     async submit(jobs) {
       if (jobs.length === 0) return;
       if (failure) throw failure;
-      const loads = threads.map((t) => t.pending());
-      const index = loads.indexOf(Math.min(...loads));
-      if (loads[index] < MAX_IN_FLIGHT_PER_WORKER) {
+      // The least loaded worker with a free arena (a worker's arenas are as many as its cap).
+      let target: RenderThread | null = null;
+      for (const t of threads) {
+        if (t.free.length > 0 && (target === null || t.thread.pending() < target.thread.pending())) target = t;
+      }
+      if (target !== null) {
+        const t = target;
+        const arena = t.free.pop()!;
         // Only the count is kept until the reply: the jobs (parsed price series) would otherwise live
         // long enough to reach the old generation, garbage the main thread's major collections walk.
         const count = jobs.length;
         settled.push(
-          threads[index]
-            .call(jobs)
-            .then((objects) => onRendered(objects, count))
+          t.thread
+            .call({ jobs, arena })
+            .then((objects) => onRendered(objects, count, t.arenas[arena]))
+            .finally(() => t.free.push(arena))
             .catch((err: Error) => {
               failure ??= err;
             }),
@@ -58,7 +89,8 @@ export function createEntityPool(
         return;
       }
       renderHere ??= createEntityRenderer(init);
-      onRendered(renderHere(jobs), jobs.length);
+      ownArena ??= Buffer.allocUnsafeSlow(ARENA_BYTES);
+      onRendered(renderHere(jobs, ownArena), jobs.length, ownArena);
       // Let the workers' finished batches in before the caller reads on.
       await new Promise<void>((r) => setImmediate(r));
     },
@@ -73,11 +105,12 @@ export function createEntityPool(
   };
 }
 
-function createInlinePool(init: EntityWorkerInit, onRendered: (objects: RenderedObject[], jobs: number) => void): EntityPool {
+function createInlinePool(init: EntityWorkerInit, onRendered: OnRendered): EntityPool {
   const render = createEntityRenderer(init);
+  const arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
   return {
     async submit(jobs) {
-      onRendered(render(jobs), jobs.length);
+      onRendered(render(jobs, arena), jobs.length, arena);
     },
     async drain() {},
     async terminate() {},

@@ -33,7 +33,7 @@ import { seriesEnd, type PriceLineIdentity } from '../source/index.js';
 import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
-import { decodePriceLineAt, encodePriceLines } from './price-line-codec.js';
+import { createPriceLineChunk, decodePriceLineAt } from './price-line-codec.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
 const STORE_FORMAT = 'price-lines/1';
@@ -213,22 +213,23 @@ export interface PriceLineWriter {
 export function createPriceLineWriter(db: Database.Database, version: string): PriceLineWriter {
   db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META}; ${CREATE_TABLES}`);
   const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
-  let chunk: StoredPriceLine[] = [];
+  // Encoded as they come: no line is kept (price-line-codec.ts says why).
+  const chunk = createPriceLineChunk();
   let chunks = 0;
   let count = 0;
   let finished = false;
   const flush = () => {
-    if (chunk.length === 0) return;
-    const bytes = encodePriceLines(chunk);
+    if (chunk.lines === 0) return;
+    const bytes = chunk.bytes();
     insert.run(chunks++, createHash('sha1').update(bytes).digest(), bytes);
-    chunk = [];
+    chunk.clear();
   };
   return {
     add(line) {
       if (finished) throw new Error('price line writer: add after finish');
-      chunk.push(line);
+      chunk.add(line);
       count++;
-      if (chunk.length >= CHUNK) flush();
+      if (chunk.lines >= CHUNK) flush();
     },
     finish() {
       if (!finished) {

@@ -11,7 +11,7 @@ import { CatalogError } from '../../snapshots/errors.js';
 import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/records.js';
 import type { CatalogSource, SourceLine } from './catalog-source.js';
 import { fileOf, isOptionalKind } from './files.js';
-import { splitLines } from './lines.js';
+import { fileChunks, splitLines } from './lines.js';
 import { parseMeta } from './meta.js';
 
 export function createFolderSource(dir: string): CatalogSource {
@@ -45,9 +45,9 @@ async function* readLines(file: string, optional: boolean): AsyncGenerator<Sourc
     if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw missingOrUnreadable(err, file);
   }
-  // The stream owns the handle (autoClose), also when the consumer stops early.
+  // fileChunks closes the handle, also when the consumer stops early.
   try {
-    yield* splitLines(handle.createReadStream({ highWaterMark: 256 * 1024 }));
+    yield* splitLines(fileChunks(handle));
   } catch (err) {
     // Only read errors land here: a consumer that stops early returns the generator, never throws into it.
     throw missingOrUnreadable(err, file);

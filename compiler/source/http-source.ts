@@ -19,7 +19,7 @@ import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/re
 import type { CatalogSource, SourceLine } from './catalog-source.js';
 import { fileOf, isOptionalKind, SOURCE_KINDS } from './files.js';
 import { downloadFile } from './http-download.js';
-import { splitLines } from './lines.js';
+import { fileChunks, splitLines } from './lines.js';
 import { fileUrl, redactUrl } from './location.js';
 import { parseMeta } from './meta.js';
 
@@ -97,7 +97,7 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
           url: shownUrl(file),
         });
       }
-      yield* splitLines(fs.createReadStream(local, { highWaterMark: 256 * 1024 }));
+      yield* splitLines(fileChunks(await fs.promises.open(local, 'r')));
     },
 
     async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gunzip, gzip, GZIP_LEVEL } from '../../snapshots/codec.js';
+import { gunzip, gzip, GZIP_LEVEL, gzipTransient } from '../../snapshots/codec.js';
 import { createGunzipEngine, createGzipEngine } from '../../snapshots/gzip-engine.js';
 
 const OPTIONS = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
@@ -49,6 +49,24 @@ describe('createGzipEngine', () => {
     const ours = createGzipEngine(OPTIONS)(documentLike(3_000, 3));
     expect(ours.byteOffset).toBe(0);
     expect(ours.buffer.byteLength).toBe(ours.byteLength);
+  });
+
+  it('gzipTransient gives the bytes gzip gives, in a buffer the next call re-uses (copied ones when the output spans chunks)', () => {
+    const small = documentLike(2_000, 5);
+    const first = gzipTransient(small);
+    expect(first.equals(gzipSync(small, OPTIONS))).toBe(true);
+    const copy = Buffer.from(first);
+    const other = gzipTransient(documentLike(1_500, 6));
+    expect(other.equals(gzipSync(documentLike(1_500, 6), OPTIONS))).toBe(true);
+    // The same memory as the first result: a caller hashes and copies before calling again.
+    expect(first.buffer).toBe(other.buffer);
+    expect(copy.equals(gzipSync(small, OPTIONS))).toBe(true);
+    const large = noise(200_000, 9);
+    expect(gzipTransient(large).equals(gzipSync(large, OPTIONS))).toBe(true);
+    // A string longer than the codec's first UTF-8 scratch (64 KiB) grows it and still matches.
+    const long = '★'.repeat(40_000);
+    expect(gzipTransient(long).equals(gzipSync(long, OPTIONS))).toBe(true);
+    expect(gzip(long).equals(gzipSync(long, OPTIONS))).toBe(true);
   });
 
   it('is what the codec uses: gzip() equals gzipSync with the snapshot settings', () => {

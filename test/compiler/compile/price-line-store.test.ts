@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
-import { decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
+import { createPriceLineChunk, decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
 import {
   createPriceLineWriter, priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
@@ -38,6 +38,17 @@ describe('stored price lines', () => {
     back!.forEach((l, i) => expect(Object.is(l.facts.summary?.velocity24h, LINES[i].facts.summary?.velocity24h)).toBe(true));
     // Same key order too: the summary objects are the same as a parse gives, also when serialized.
     expect(back!.map((l) => JSON.stringify(l.facts))).toEqual(LINES.map((l) => JSON.stringify(l.facts)));
+  });
+
+  it('when a chunk is built line by line in a re-used buffer then each chunk has the bytes encodePriceLines gives', () => {
+    const chunk = createPriceLineChunk();
+    for (const part of [LINES, LINES.slice(1), [...LINES, ...LINES, ...LINES]]) {
+      for (const line of part) chunk.add(line);
+      expect(chunk.lines).toBe(part.length);
+      expect(chunk.bytes().equals(encodePriceLines(part))).toBe(true);
+      expect(decodePriceLines(Buffer.from(chunk.bytes()))).toEqual(part);
+      chunk.clear();
+    }
   });
 
   it('when a chunk is cut short or has bytes after its last line then it does not decode, or only to its whole lines', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { splitLines } from '../../../compiler/source/lines.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileChunks, splitLines } from '../../../compiler/source/lines.js';
 
 async function split(chunks: (string | Buffer)[], maxLineBytes?: number) {
   async function* source() {
@@ -11,6 +15,21 @@ async function split(chunks: (string | Buffer)[], maxLineBytes?: number) {
 }
 
 describe('splitLines', () => {
+  it('when every chunk is the same buffer filled again (fileChunks) then lines that cross chunks are whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-lines-'));
+    try {
+      const file = join(dir, 'prices.ndjson');
+      const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: `card-${i}`, name: `Pokémon ★ ${'x'.repeat(i % 37)}` }));
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      // 7-byte chunks: almost every line crosses several, and the buffer is overwritten each time.
+      const out = [];
+      for await (const line of splitLines(fileChunks(await open(file, 'r'), 7))) out.push(line.text);
+      expect(out).toEqual(lines);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('when lines end with LF, CRLF or nothing then each line is handed out without its ending', async () => {
     expect(await split(['a\r\nb\nc'])).toEqual([
       { lineNo: 1, text: 'a' },

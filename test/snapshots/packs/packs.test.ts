@@ -47,6 +47,26 @@ describe('pack writer and reader', () => {
     reader.close();
   });
 
+  it('when the caller re-uses its buffer after each append (as the compile does with its arenas) then the pack still holds every object as given', () => {
+    const d = dir();
+    const items = objects(60);
+    const writer = createPackWriter({ dir: d, targetBytes: 1 << 20, bufferBytes: 2048 });
+    const scratch = Buffer.alloc(4096);
+    const at = items.map((b) => {
+      const view = scratch.subarray(0, b.copy(scratch));
+      const where = writer.append(view);
+      scratch.fill(0xee);
+      return where;
+    });
+    const [sealed] = writer.finish();
+    // Objects larger than the write buffer (up to 3,100 bytes against 2,048) are written straight through.
+    expect(items.some((b) => b.length > 2048)).toBe(true);
+    expect(readFileSync(sealed.file).equals(Buffer.concat(items))).toBe(true);
+    const reader = createPackReader({ dir: d, maxOpen: 1 });
+    items.forEach((b, i) => expect(reader.read(sealed.sha256, at[i].offset, at[i].length).equals(b), `object ${i}`).toBe(true));
+    reader.close();
+  });
+
   it('when the same objects are packed twice then the packs have the same names (content-addressed, stored once)', () => {
     const d = dir();
     const items = objects(50);
