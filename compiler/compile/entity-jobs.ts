@@ -103,17 +103,6 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
   };
 }
 
-/** A buffer of its own (Buffer.from may hand out a slice of Node's shared pool): transferable without detaching shared memory. */
-function ownBuffer(o: RenderedObject): ArrayBuffer | null {
-  const b = o.bytes;
-  if (b === null) return null;
-  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
-  const copy = new Uint8Array(b.byteLength);
-  copy.set(b);
-  o.bytes = copy;
-  return copy.buffer;
-}
-
 /** The render thread (pool.ts): batches in, objects back in the batch's arena (or transferred, not copied). */
 export const renderService: ThreadService<EntityWorkerInit, RenderRequest, RenderedObject[]> = {
   name: 'render',
@@ -124,5 +113,6 @@ export const renderService: ThreadService<EntityWorkerInit, RenderRequest, Rende
     const render = createEntityRenderer(init);
     return (request) => render(request.jobs, arenaOf(arenas, request.arena));
   },
-  transfer: (objects) => objects.map(ownBuffer).filter((b): b is ArrayBuffer => b !== null),
+  // An object outside the arena owns its whole ArrayBuffer (allocUnsafeSlow, never a slice of Node's pool): moved, not copied.
+  transfer: (objects) => objects.flatMap((o) => (o.bytes === null ? [] : [o.bytes.buffer as ArrayBuffer])),
 };
