@@ -6,7 +6,7 @@
  * several seconds of CPU each, taken from the render thread's core. Left to itself V8 lets the heap
  * reach two to three times the live size before collecting (a 1.8 GB heap, 2.5 GiB resident: over
  * the 2 GiB the compile must stay within); bounded much tighter, it collects four times as often
- * (41 full collections instead of 10, a fifth more CPU). 70% above the live size keeps both:
+ * (41 full collections instead of 10, a quarter more CPU). 70% above the live size keeps both:
  * docs/benchmarks.md, "Garbage collection that grew with the square of the catalog".
  *
  * A process-wide V8 setting, read each time V8 sets its next limit: made once, by the compile.
