@@ -1,6 +1,8 @@
 /**
  * Part of every document's input fingerprint: a hash of the renderer code itself, so upgrading the
- * compiler re-renders every document instead of re-using objects an older renderer produced.
+ * compiler re-renders every document instead of re-using objects an older renderer produced. The
+ * stores an incremental compile trusts (price lines, the stored catalog) hash the code that made
+ * them the same way (codeFiles).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +10,19 @@ import { join } from 'node:path';
 import { fingerprint } from '../../snapshots/codec.js';
 
 export function rendererCodeHash(): string {
-  const dirs = ['../render', '../../snapshots'].map((d) => fileURLToPath(new URL(d, import.meta.url)));
+  return fingerprint(...codeFiles(new URL('../render', import.meta.url)), ...codeFiles(new URL('../../snapshots', import.meta.url)));
+}
+
+/**
+ * The name and text of each code file of a folder, in name order (`.js` when built, `.ts` when a test
+ * runs the source; not `.d.ts`).
+ */
+export function codeFiles(folder: URL): string[] {
+  const dir = fileURLToPath(folder);
   const parts: string[] = [];
-  for (const dir of dirs) {
-    for (const name of readdirSync(dir).sort()) {
-      if (!/\.(js|ts)$/.test(name) || name.endsWith('.d.ts')) continue;
-      parts.push(name, readFileSync(join(dir, name), 'utf8'));
-    }
+  for (const name of readdirSync(dir).sort()) {
+    if (!/\.(js|ts)$/.test(name) || name.endsWith('.d.ts')) continue;
+    parts.push(name, readFileSync(join(dir, name), 'utf8'));
   }
-  return fingerprint(...parts);
+  return parts;
 }

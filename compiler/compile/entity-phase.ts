@@ -23,7 +23,7 @@ import { createEntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
   createPriceLineScratch, mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
-  type PriceLineFacts,
+  type KnownPriceLine,
 } from './price-line-store.js';
 
 export interface PriceSummaries {
@@ -73,6 +73,12 @@ export interface EntityPhase {
   /** The new snapshot's object index file (the accepted price lines go beside it, then into it: movePriceLines). */
   indexPath: string;
   codeHash: string;
+  /**
+   * The catalog files but prices are byte-identical to the ones the previous snapshot was compiled
+   * from (its stored catalog was taken: stored-catalog.ts), so every entity's record half of its input
+   * is too.
+   */
+  sameCatalog: boolean;
   workers: number;
   threads: ThreadMode;
   progress: ProgressSink;
@@ -105,6 +111,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   let batch: EntityJob[] = [];
   let batchEntities = 0;
   let reused = 0;
+  let reusedByLine = 0;
   const flush = async () => {
     const jobs = batch;
     const n = batchEntities;
@@ -120,7 +127,13 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const sparklines = createSparklinePoints();
   const seriesJson = new Map<string, string>();
 
-  const handle = async (entity: 'card' | 'figure', id: string, line: PriceLine<PriceLineFacts> | null, summary: PriceSummary | null) => {
+  // With the previous compile's catalog files, a line the previous snapshot stored unchanged means an
+  // unchanged entity: its input is the one stored with the line (record, set or series and renderer
+  // code from the same files and code; the same raw line; the same FX quotes for the same last day).
+  const shortcut = p.sameCatalog && p.table.reusesInPlace;
+
+  /** Re-uses or renders one entity; returns the token of its input (stored with its price line for the next compile). */
+  const handle = async (entity: 'card' | 'figure', id: string, line: PriceLine<KnownPriceLine> | null, summary: PriceSummary | null): Promise<string> => {
     let fxPart = '';
     if (summary) {
       // Most series end on one of a few days: one string per day for the whole compile (kept with
@@ -134,6 +147,16 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       sparklines.offer(entity, id, watchers, recentDaily);
       fxPart = fxByDate.get(summary.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
+    }
+    const previousToken = shortcut ? line?.known?.input : undefined;
+    if (previousToken !== undefined) {
+      // Nothing fingerprinted, looked up, rendered or written: the previous rows stay as they are.
+      p.table.setEntityToken(entity, id, previousToken);
+      p.table.reuse(entity === 'card' ? cardKeys(id) : [figureKey(id)], 'entity');
+      reusedByLine++;
+      reused++;
+      if (reused % BATCH === 0) p.progress.advance(BATCH);
+      return previousToken;
     }
     // fingerprint(raw line, FX quotes), continuing the hash streamPrices took of the line.
     const pricesPart = line ? line.fingerprint(fxPart) : fingerprint('', fxPart);
@@ -163,11 +186,15 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       keys = [figureKey(id)];
       job = () => ({ kind: 'figure', figure, series, prices: prices(), input });
     }
-    p.table.setEntityInput(entity, id, input);
-    if (!p.table.incremental) return render(entity, id, job, record, undefined);
+    const token = p.table.setEntityInput(entity, id, input);
+    if (!p.table.incremental) {
+      await render(entity, id, job, record, undefined);
+      return token;
+    }
     // The previous inputs are looked up PENDING entities at a time: one statement, not one per key.
     pending.push({ entity, id, job, input, keys, record });
     if (pending.length >= PENDING) await decide();
+    return token;
   };
   /** Re-uses each pending entity whose objects all have its input in the previous snapshot; renders the others. */
   const decide = async () => {
@@ -201,13 +228,14 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       priced[line.entity].add(line.id);
       const facts = line.known ?? priceLineFacts(line.record!);
       if (line.known) summaries.priceLinesReused++;
-      priceLines.add({ key: line.key, chars: line.text.length, facts });
       summaries.range = mergePriceRange(summaries.range, facts.range);
-      await handle(line.entity, line.id, line, facts.summary);
+      const input = await handle(line.entity, line.id, line, facts.summary);
+      priceLines.add({ key: line.key, input, chars: line.text.length, facts });
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
+    if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
     for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
     for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
     await decide();

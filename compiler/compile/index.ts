@@ -2,7 +2,8 @@
  * `compileSnapshot`: the canonical catalog in, a published snapshot out.
  *
  * Phases, run in order by runner.ts: read + validate the catalog (everything but prices, which are
- * streamed); previous snapshot; cards and figures (entity-phase.ts: rendered on worker threads while
+ * streamed), or take it from the current snapshot's stored catalog when its files did not change
+ * (stored-catalog.ts); previous snapshot; the catalog state kept for the next compile; cards and figures (entity-phase.ts: rendered on worker threads while
  * each price series streams past, or re-used by pack and offset); the aggregate documents on the main
  * thread while the search index and the bulk files build on threads of their own (thread.ts); the
  * object index; publish (manifest last, switch `current`, prune packs). Any failure stops the
@@ -43,6 +44,7 @@ import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
 import { boundHeapGrowth } from './heap-growth.js';
+import { catalogFor, keepCatalogState, type CatalogState } from './stored-catalog.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -128,22 +130,23 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
   const lock = acquireCompileLock(options.out);
   try {
     progress.phase('read catalog', null);
+    // Taken from the current snapshot's stored catalog when the files did not change (stored-catalog.ts).
     const seenLines = new Map<string, number>();
-    const catalog = await loadCatalog(source, {
+    const { catalog, state } = await catalogFor(source, options.out, maxRejects, progress, () => loadCatalog(source, {
       maxRejects,
       // The loader reports a running count per file; the progress line wants increments.
       onProgress: (kind, lines) => {
         progress.advance(lines - (seenLines.get(kind) ?? 0));
         seenLines.set(kind, lines);
       },
-    });
-    return await compileLocked(catalog, source, options, o);
+    }));
+    return await compileLocked(catalog, source, options, o, state);
   } finally {
     lock.release();
   }
 }
 
-async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings): Promise<CompileSummary> {
+async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, state: CatalogState): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
   const previous = await run.step('previous snapshot', null, () => loadPreviousSnapshot(options.out));
@@ -160,9 +163,11 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     // is packed): object-table.ts.
     table = openObjectTable(join(writer.dir, OBJECT_INDEX_FILE), previous, out);
     const codeHash = rendererCodeHash();
+    // Before any price is streamed: the rejects in it are the load's own.
+    if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, workers, threads, progress }),
+      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, sameCatalog: state.keptFrom !== null, workers, threads, progress }),
     );
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);

@@ -138,6 +138,11 @@ export class ObjectTable {
     return this.mode !== 'full';
   }
 
+  /** True when the table is a copy of the previous packed index: a re-used object's row is already there. */
+  get reusesInPlace(): boolean {
+    return this.mode === 'copy';
+  }
+
   /** Objects in the new snapshot (final once `removeStale` has run). */
   get size(): number {
     this.flush();
@@ -149,8 +154,15 @@ export class ObjectTable {
    * as a token: 144 bits of its SHA-256 in base64, 24 characters instead of 129, because every entity's
    * is kept until the aggregates are done (about 110 MB less at a million cards).
    */
-  setEntityInput(entity: 'card' | 'figure', id: string, input: string): void {
-    this.entityInputs[entity].set(id, oneShotHash('sha256', input, 'buffer').toString('base64', 0, 18));
+  setEntityInput(entity: 'card' | 'figure', id: string, input: string): string {
+    const token = oneShotHash('sha256', input, 'buffer').toString('base64', 0, 18);
+    this.entityInputs[entity].set(id, token);
+    return token;
+  }
+
+  /** Records the token an entity's input had in the previous compile, known to be its input again (entity-phase.ts). */
+  setEntityToken(entity: 'card' | 'figure', id: string, token: string): void {
+    this.entityInputs[entity].set(id, token);
   }
 
   /** The token recorded for an entity of this compile; undefined when the catalog has no such entity. */

@@ -3,7 +3,8 @@
  * summary is mostly 30 daily prices, and JSON.parse of 100,000 of them cost about 0.5 s of CPU, a
  * tenth of what an incremental compile may spend in all; these bytes decode in a fraction of that.
  *
- * Per line, little-endian: key (27 ASCII bytes, base64url SHA-1), chars (u32), entity (u8: 0 card,
+ * Per line, little-endian: key (27 ASCII bytes, base64url SHA-1), input (24 ASCII bytes: the token
+ * of its entity's input fingerprint, object-table.ts setEntityInput), chars (u32), entity (u8: 0 card,
  * 1 figure), flags (u8, below), id length (u16) and id (UTF-8), then `end`, range `from` and `to`
  * (10 ASCII bytes each, when present), then the summary when present: lastDate (10 bytes), velocity
  * (f64, when present), the count of recentDaily (u8), then lastCents, previousCents (when present)
@@ -19,6 +20,7 @@ import type { PriceSummary } from '../render/types.js';
 import type { PriceLineFacts, StoredPriceLine } from './price-line-store.js';
 
 const KEY_BYTES = 27;
+const INPUT_BYTES = 24;
 const DAY_BYTES = 10;
 const END = 1;
 const RANGE = 2;
@@ -42,7 +44,7 @@ function flagsOf(f: PriceLineFacts): number {
 }
 
 function sizeOf(line: StoredPriceLine, flags: number): number {
-  let n = KEY_BYTES + 4 + 1 + 1 + 2 + Buffer.byteLength(line.facts.id);
+  let n = KEY_BYTES + INPUT_BYTES + 4 + 1 + 1 + 2 + Buffer.byteLength(line.facts.id);
   if (flags & END) n += DAY_BYTES;
   if (flags & RANGE) n += 2 * DAY_BYTES;
   if (flags & SUMMARY) {
@@ -107,8 +109,10 @@ function writeLine(buf: Buffer, o: number, line: StoredPriceLine, fl: number): n
   const day = (d: string) => {
     o += buf.write(d, o, DAY_BYTES, 'latin1');
   };
-  const { key, chars, facts: f } = line;
+  const { key, input, chars, facts: f } = line;
+  if (key.length !== KEY_BYTES || input.length !== INPUT_BYTES) throw new Error(`price line chunk: a key of ${key.length} or an input of ${input.length} characters`);
   o += buf.write(key, o, KEY_BYTES, 'latin1');
+  o += buf.write(input, o, INPUT_BYTES, 'latin1');
   o = buf.writeUInt32LE(chars, o);
   o = buf.writeUInt8(f.entity === 'card' ? 0 : 1, o);
   o = buf.writeUInt8(fl, o);
@@ -155,9 +159,11 @@ export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
 export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { line: StoredPriceLine; next: number } | null {
   const n = buf.length;
   // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
-  if (o + KEY_BYTES + 8 > n) return null;
+  if (o + KEY_BYTES + INPUT_BYTES + 8 > n) return null;
   const key = buf.toString('latin1', o, o + KEY_BYTES);
   o += KEY_BYTES;
+  const input = buf.toString('latin1', o, o + INPUT_BYTES);
+  o += INPUT_BYTES;
   const chars = view.getUint32(o, true);
   const entityCode = buf[o + 4];
   const fl = buf[o + 5];
@@ -212,5 +218,5 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { lin
     // The key order of summarizePrices' result, so the object is the same one a parse gives.
     summary = { lastDate, lastCents, previousCents, velocity24h, recentDaily, synthetic: (fl & SYNTHETIC) !== 0 };
   } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
-  return { line: { key, chars, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
+  return { line: { key, input, chars, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
 }

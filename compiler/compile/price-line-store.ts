@@ -18,14 +18,13 @@
  *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
  *   const hit = stored.get(line.key, line.text.length);   // facts of an unchanged line, or undefined
  *   const writer = createPriceLineScratch(join(dir, OBJECT_INDEX_FILE), version);   // as lines are read
- *   writer.add({ key: line.key, chars: line.text.length, facts });
+ *   writer.add({ key: line.key, input: token, chars: line.text.length, facts });
  *   writer.finish();
  *   movePriceLines(join(dir, OBJECT_INDEX_FILE));   // once the index rows are committed
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
 import { fingerprint } from '../../snapshots/codec.js';
@@ -34,9 +33,10 @@ import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
 import { createPriceLineChunk, decodePriceLineAt } from './price-line-codec.js';
+import { codeFiles } from './code-version.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/1';
+const STORE_FORMAT = 'price-lines/2';
 const TABLE = 'price_lines';
 const META = 'price_lines_meta';
 const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
@@ -53,9 +53,18 @@ export interface PriceLineFacts extends PriceLineIdentity {
 /** One accepted line of a compile: its key, its length in UTF-16 units (a second check) and facts. */
 export interface StoredPriceLine {
   key: string;
+  /**
+   * The token of the input fingerprint its entity had in that compile (object-table.ts
+   * setEntityInput): when the catalog files but prices are the same too, an unchanged line means an
+   * unchanged entity, re-used with this token without fingerprinting it again (entity-phase.ts).
+   */
+  input: string;
   chars: number;
   facts: PriceLineFacts;
 }
+
+/** What a stored line gives the next compile: its facts and its entity's input token. */
+export type KnownPriceLine = PriceLineFacts & { input: string };
 
 export interface PriceLinesToStore {
   version: string;
@@ -64,8 +73,8 @@ export interface PriceLinesToStore {
 
 export interface StoredPriceLines {
   readonly size: number;
-  /** The facts of a stored line with this key and length, or undefined. */
-  get(key: string, chars: number): PriceLineFacts | undefined;
+  /** The facts and input token of a stored line with this key and length, or undefined. */
+  get(key: string, chars: number): KnownPriceLine | undefined;
   /** Closes the previous index file the chunks are read from. */
   close(): void;
 }
@@ -92,12 +101,7 @@ export function mergePriceRange(range: PriceRange, line: PriceRange): PriceRange
  * of the source checks (what "accepted" means) and of this module and its codec (what a line holds).
  */
 export function priceLinesVersion(codeHash: string): string {
-  const parts: string[] = [STORE_FORMAT, codeHash];
-  const sourceDir = fileURLToPath(new URL('../source', import.meta.url));
-  for (const name of readdirSync(sourceDir).sort()) {
-    if (!/\.(js|ts)$/.test(name) || name.endsWith('.d.ts')) continue;
-    parts.push(name, readFileSync(join(sourceDir, name), 'utf8'));
-  }
+  const parts: string[] = [STORE_FORMAT, codeHash, ...codeFiles(new URL('../source', import.meta.url))];
   // This file and its codec beside it (.js when built, .ts when a test runs the source).
   const codec = import.meta.url.replace(/price-line-store\.(js|ts)$/, 'price-line-codec.$1');
   for (const own of [import.meta.url, codec]) parts.push(readFileSync(fileURLToPath(own), 'utf8'));
@@ -187,7 +191,7 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
       if (place === undefined || !open) return undefined;
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
       const line = chunk && decodePriceLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN)?.line;
-      return line && line.chars === chars ? line.facts : undefined;
+      return line && line.chars === chars ? { ...line.facts, input: line.input } : undefined;
     },
     close() {
       if (!open) return;

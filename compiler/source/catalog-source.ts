@@ -38,6 +38,12 @@ export interface CatalogSource {
    * yields nothing; a missing required one throws CatalogError 'invalid_source'.
    */
   lines(kind: SourceKind): AsyncIterable<SourceLine>;
+  /**
+   * Where one catalog file (`meta.json` or a kind's file) is on this machine, or null when the
+   * catalog has none: the folder's own file, or the HTTP source's download. The compile hashes them
+   * to tell whether the catalog changed since the previous snapshot (files-hash.ts).
+   */
+  localFile?(file: string): Promise<string | null>;
   /** Releases what the source holds (temp files and connections of the HTTP source). Idempotent. */
   close(): Promise<void>;
 }

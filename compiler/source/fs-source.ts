@@ -33,6 +33,12 @@ export function createFolderSource(dir: string): CatalogSource {
       return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind));
     },
 
+    async localFile(file: string): Promise<string | null> {
+      const local = path.join(dir, file);
+      const stat = await fs.promises.stat(local).catch(() => null);
+      return stat?.isFile() ? local : null;
+    },
+
     close: async () => {},
   };
 }

@@ -100,6 +100,11 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
       yield* splitLines(fileChunks(await fs.promises.open(local, 'r')));
     },
 
+    localFile(file: string): Fetched {
+      prefetchAll();
+      return fetchFile(file);
+    },
+
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -23,16 +23,26 @@ export interface RecordList<T> extends Iterable<T> {
 
 export interface RecordLog<T> extends RecordList<T> {
   push(record: T): void;
+  /** Its blocks and open lines as they are, for a stored catalog (compile/stored-catalog.ts). */
+  saved(): SavedRecordLog;
+}
+
+/** A record log's state: the deflated blocks, the lines not yet in a block, the record count. */
+export interface SavedRecordLog {
+  blocks: Uint8Array[];
+  open: string[];
+  length: number;
 }
 
 /** Characters of JSON lines per deflated block: large enough to compress well, small enough to walk in steps. */
 const BLOCK_CHARS = 256 * 1024;
 
-export function createRecordLog<T>(): RecordLog<T> {
-  const blocks: Buffer[] = [];
-  let open: string[] = [];
-  let openChars = 0;
-  let length = 0;
+/** A new log, or one that continues `from` (its blocks are taken as they are: not copied, not deflated again). */
+export function createRecordLog<T>(from?: SavedRecordLog): RecordLog<T> {
+  const blocks: Uint8Array[] = from ? [...from.blocks] : [];
+  let open: string[] = from ? [...from.open] : [];
+  let openChars = open.reduce((n, line) => n + line.length + 1, 0);
+  let length = from?.length ?? 0;
   const seal = () => {
     // Level 1: the blocks are read back a few times per compile, never stored.
     blocks.push(deflateRawSync(open.join('\n'), { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }));
@@ -50,6 +60,7 @@ export function createRecordLog<T>(): RecordLog<T> {
       length += 1;
       if (openChars >= BLOCK_CHARS) seal();
     },
+    saved: () => ({ blocks: [...blocks], open: [...open], length }),
     *[Symbol.iterator]() {
       // The blocks sealed when the walk starts, then the open lines (a push during a walk is not seen).
       const sealed = blocks.length;

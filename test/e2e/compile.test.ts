@@ -11,6 +11,7 @@ import { runCli, startCli, tempDir } from '../helpers/cli.js';
 import Database from 'better-sqlite3';
 import { SEARCH_DB_FILE, setPageKey } from '../../snapshots/keys.js';
 import { currentId, indexEntries, manifestEntries, manifestHeader, readDoc } from '../helpers/snapshot-files.js';
+import { expectSameAsFullCompile, STORED_CATALOG_NOTE, touchOnePercentOfPrices } from '../helpers/incremental.js';
 
 let catalog: string;
 
@@ -23,44 +24,6 @@ function bumpLastPrice(cat: string, pick: (rec: { entity: string; id: string }) 
   lines[idx] = JSON.stringify(rec);
   writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
   return rec;
-}
-
-/** Adds 7 cents to the last price of every 100th price line of `cat` (cards and figures), as the benchmark does; returns how many. */
-function touchOnePercentOfPrices(cat: string): number {
-  let changed = 0;
-  const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').map((l, i) => {
-    if (l.length === 0 || i % 100 !== 0) return l;
-    const rec = JSON.parse(l);
-    rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + 7;
-    changed++;
-    return JSON.stringify(rec);
-  });
-  writeFileSync(join(cat, 'prices.ndjson'), lines.join('\n'));
-  return changed;
-}
-
-/** Compiles `cat` into a fresh root and expects the same objects (key, SHA-256, size) and search rows as `root`'s current snapshot. */
-async function expectSameAsFullCompile(cat: string, root: string) {
-  const fresh = tempDir();
-  const f = await runCli(['compile', '--source', cat, '--out', fresh]);
-  expect(f.code, f.stderr).toBe(0);
-  const objects = (dir: string) => manifestEntries(dir).map((e) => `${e.key} ${e.sha256} ${e.size}`);
-  expect(objects(root)).toEqual(objects(fresh));
-  const search = (dir: string) => {
-    const db = new Database(join(dir, currentId(dir)!, SEARCH_DB_FILE), { readonly: true });
-    try {
-      const fts = db.prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid`);
-      return {
-        rows: db.prepare('SELECT * FROM search_entries ORDER BY rank').all(),
-        meta: db.prepare('SELECT * FROM search_meta ORDER BY key').all(),
-        // The indexed text too: a few words and prefixes every catalog has.
-        matches: ['a*', 'the', 'cardmtg', 'figure', 'set*'].map((q) => fts.all(q)),
-      };
-    } finally {
-      db.close();
-    }
-  };
-  expect(search(root)).toEqual(search(fresh));
 }
 
 /** A copy of the test catalog (to change) and a root with its first snapshot compiled. */
@@ -92,7 +55,7 @@ describe('catalog compile', () => {
     expect(r.stdout).toMatch(/^compiled \d{8}T\d{6}Z-[0-9a-f]{8}: \d+ objects \(\d+ new, 0 changed, 0 unchanged, 0 removed\)/);
     const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const finished = log.filter((l) => l.msg === 'phase finished');
-    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
+    expect(finished.map((l) => l.phase)).toEqual(['read catalog', 'previous snapshot', 'catalog state', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
     expect(log.filter((l) => l.msg === 'phase started').map((l) => l.phase)).toEqual(finished.map((l) => l.phase));
     for (const l of finished) expect(l).toMatchObject({ level: 'info', count: expect.any(Number), durationMs: expect.any(Number), time: expect.any(String) });
     const cardsPhase = finished.find((l) => l.phase === 'cards and figures')!;
@@ -114,7 +77,7 @@ describe('catalog compile', () => {
     expect(r.code, r.stderr).toBe(0);
     // stderr also carries the JSON phase log (not a terminal); the timing lines are the `phase …` ones.
     const phases = r.stderr.trim().split('\n').filter((l) => l.startsWith('phase ')).map((l) => /^phase (.+): [\d.]+ s wall, [\d.]+ s cpu \(user [\d.]+, system [\d.]+\); gc [\d.]+ s; peak \d+ MiB, heap \d+ MiB$/.exec(l)?.[1]);
-    expect(phases).toEqual(['read catalog', 'previous snapshot', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
+    expect(phases).toEqual(['read catalog', 'previous snapshot', 'catalog state', 'cards and figures', 'search index', 'aggregate documents', 'object index', 'search index finish', 'bulk files', 'publish']);
   });
 
   it('when the same input is compiled twice then every object is byte-identical (same hashes)', async () => {
@@ -358,6 +321,11 @@ describe('catalog compile', () => {
       const viaHttp = await runCli(['compile', '--source', `http://127.0.0.1:${port}/`, '--out', a]);
       expect(viaHttp.code, viaHttp.stderr).toBe(0);
       expect((await runCli(['compile', '--source', catalog, '--out', b])).code).toBe(0);
+      expect(manifestEntries(a).map((e) => e.sha256)).toEqual(manifestEntries(b).map((e) => e.sha256));
+      // The downloaded files hash as the folder's do: the next compile over HTTP takes the stored catalog.
+      const again = await runCli(['compile', '--source', `http://127.0.0.1:${port}/`, '--out', a]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(STORED_CATALOG_NOTE);
       expect(manifestEntries(a).map((e) => e.sha256)).toEqual(manifestEntries(b).map((e) => e.sha256));
     } finally {
       server.close();

@@ -12,7 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { REPO } from './cli.js';
 
 export interface FleetServer {
@@ -61,7 +61,7 @@ function plan(kind: ServerKind): ServerPlan {
   const sharedRuns = run('status').status === 0;
   const unavailable = sharedRuns || kind.installed()
     ? null
-    : `${kind.what} is not installed, so the fleet state tests are skipped: run \`bash ${kind.script.slice(REPO.length + 1)} install\` (root, Debian) or \`bash .ci/run\``;
+    : `${kind.what} is not installed, so the fleet state tests are skipped: run \`bash ${relative(REPO, kind.script)} install\` (root, Debian) or \`bash .ci/run\``;
   if (unavailable !== null && process.env.CI) throw new Error(`CI is set but ${unavailable}`);
   const urlOf = (env: NodeJS.ProcessEnv) => {
     const out = execFileSync('bash', [kind.script, 'env'], { encoding: 'utf8', env });

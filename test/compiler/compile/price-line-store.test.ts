@@ -15,7 +15,11 @@ afterAll(() => {
 });
 
 const key = (n: number) => `k${String(n).padStart(26, '0')}`;
-const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), chars: 100 + n, facts: priceLineFacts(record) });
+/** A 24-character input token of the line's entity, different for every line. */
+const token = (n: number) => `t${String(n).padStart(23, '0')}`;
+const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), chars: 100 + n, facts: priceLineFacts(record) });
+/** What the store gives back for a line: its facts and its entity's input token. */
+const knownOf = (l: StoredPriceLine) => ({ ...l.facts, input: l.input });
 
 const LINES: StoredPriceLine[] = [
   line(1, { entity: 'card', id: 'mtg-lea-1', start: '2026-10-01', usdCents: [100, 200, null, 250] }),
@@ -71,7 +75,7 @@ describe('stored price lines', () => {
     writePriceLines(path, { version: 'v1', lines: LINES });
     const stored = readPriceLines(path, 'v1');
     expect(stored.size).toBe(LINES.length);
-    expect(stored.get(key(3), 103)).toEqual(LINES[2].facts);
+    expect(stored.get(key(3), 103)).toEqual(knownOf(LINES[2]));
     expect(stored.get(key(3), 104)).toBeUndefined();
     stored.close();
     expect(readPriceLines(path, 'v2').size).toBe(0);
@@ -102,7 +106,7 @@ describe('stored price lines', () => {
     fill(true);
     const stored = readPriceLines(path, 'v1');
     expect(stored.size).toBe(many.length);
-    for (const n of [0, 9_999, 10_000, 23_455]) expect(stored.get(key(n), 100 + n)).toEqual(many[n].facts);
+    for (const n of [0, 9_999, 10_000, 23_455]) expect(stored.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
     stored.close();
   });
 
@@ -116,14 +120,14 @@ describe('stored price lines', () => {
     writePriceLines(path, { version: 'v1', lines: many });
     const stored = readPriceLines(path, 'v1');
     const order = [64_999, 0, 31_000, 10_001, 0, 52_000, 41_000, 20_500, 64_998, 5];
-    for (const n of order) expect(stored.get(key(n), 100 + n)).toEqual(many[n].facts);
+    for (const n of order) expect(stored.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
     // Chunk 3 (lines 30,000-39,999) is rewritten in the file after the store was opened: its SHA-1
     // no longer matches, so its lines are unknown; the other chunks still read.
     const db = new Database(path);
     db.prepare('UPDATE price_lines SET lines = zeroblob(length(lines)) WHERE chunk = 3').run();
     db.close();
     expect(stored.get(key(35_000), 100 + 35_000)).toBeUndefined();
-    expect(stored.get(key(45_000), 100 + 45_000)).toEqual(many[45_000].facts);
+    expect(stored.get(key(45_000), 100 + 45_000)).toEqual(knownOf(many[45_000]));
     stored.close();
     expect(stored.get(key(0), 100)).toBeUndefined();
   });
