@@ -44,7 +44,7 @@ import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
 import { boundHeapGrowth } from './heap-growth.js';
-import { catalogFor, keepCatalogState, type CatalogState } from './stored-catalog.js';
+import { catalogFor, dropOlderCatalogStates, keepCatalogState, type CatalogState } from './stored-catalog.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -236,7 +236,11 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       bulk,
       packs,
     };
-    const { pruned } = await run.step('publish', null, () => publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey }));
+    const { pruned } = await run.step('publish', null, async () => {
+      const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey });
+      await dropOlderCatalogStates(options.out, snapshotId);
+      return published;
+    });
     t.close();
     return {
       snapshotId,

@@ -19,12 +19,17 @@
  * Layout (framed-file.ts): a header (format, version, catalog files hash, and the frames' count, bytes
  * and SHA-256), then the frames: the small kinds and the rejects first, then the cards and the figures
  * in slices of SLICE records (no one buffer the size of the whole catalog is made on either side).
+ * The cards, figures and users are UTF-8 JSON in their frames (as a string, one non-Latin-1 name made
+ * v8 store a whole slice as UTF-16: twice the bytes), parsed with JSON.parse: it makes one
+ * string of each short value (a game, a set code, a date) as a load does, where v8.deserialize made a
+ * new string for every field of every record, about 300 MB more at a million cards (measured).
+ * The rest (the small kinds, the deflated record-log blocks) stay as v8 values.
  *
  * @example
  *   const { catalog, state } = await catalogFor(source, root, maxRejects, progress, () => loadCatalog(source, options));
  *   keepCatalogState(newSnapshotDir, catalog, state);   // before any price is streamed
  */
-import { copyFileSync, linkSync, readFileSync } from 'node:fs';
+import { copyFileSync, linkSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { fingerprint } from '../../snapshots/codec.js';
@@ -36,6 +41,7 @@ import { createRecordLog, type RecordList, type RecordLog, type SavedRecordLog }
 import { catalogFilesHash } from '../source/files-hash.js';
 import type { CatalogSource } from '../source/catalog-source.js';
 import { readCurrentId } from '../../snapshots/store/pointer.js';
+import { listSnapshots } from '../../snapshots/store/fs.js';
 import type { ProgressSink } from './progress.js';
 import { createTextPool } from '../source/shared-text.js';
 import { codeFiles } from './code-version.js';
@@ -53,7 +59,8 @@ interface Head {
   sets: SetRecord[];
   figureSeries: FigureSeriesRecord[];
   fxRates: FxRateRecord[];
-  users: UserRecord[];
+  /** UTF-8 JSON, like the cards and figures (why: the layout comment above). */
+  users: Uint8Array;
   binders: SavedRecordLog;
   activity: SavedRecordLog;
   pullObservations: SavedRecordLog;
@@ -99,6 +106,20 @@ export function keepCatalogState(dir: string, catalog: LoadedCatalog, state: Cat
   else if (state.filesHash !== null) writeStoredCatalog(path, catalog, state.filesHash);
 }
 
+/**
+ * Deletes the stored catalog of every snapshot in `root` but `current`, once `current` is published:
+ * only the current snapshot's is ever read (by the next compile), and each is about the size of the
+ * catalog's files, so kept snapshots (`--keep-daily 90`) would add up. Never throws: it only frees
+ * disk, after the publish.
+ */
+export async function dropOlderCatalogStates(root: string, current: string): Promise<void> {
+  try {
+    for (const { id } of await listSnapshots(root)) if (id !== current) rmSync(join(root, id, CATALOG_STATE_FILE), { force: true });
+  } catch {
+    // A file left behind costs disk, never correctness: the next compile reads only the current one's.
+  }
+}
+
 let versionMemo: string | null = null;
 /** What the stored catalog depends on besides the files: the code that reads and checks them (compiler/source), the record types and this file. */
 export function storedCatalogVersion(): string {
@@ -118,7 +139,7 @@ export function writeStoredCatalog(path: string, catalog: LoadedCatalog, filesHa
     sets: catalog.sets,
     figureSeries: [...catalog.figureSeries.values()],
     fxRates: catalog.fxRates,
-    users: [...catalog.users.values()],
+    users: jsonBytes([...catalog.users.values()]),
     binders: savedLog(catalog.binders),
     activity: savedLog(catalog.activity),
     pullObservations: savedLog(catalog.pullObservations),
@@ -135,11 +156,11 @@ export function writeStoredCatalog(path: string, catalog: LoadedCatalog, filesHa
       for (const record of map.values()) {
         slice.push(record);
         if (slice.length === SLICE) {
-          writer.add(slice);
+          writer.add(jsonBytes(slice));
           slice = [];
         }
       }
-      if (slice.length > 0) writer.add(slice);
+      if (slice.length > 0) writer.add(jsonBytes(slice));
     }
     writer.finish({ format: FORMAT, version: storedCatalogVersion(), files: filesHash });
   } catch (err) {
@@ -172,7 +193,7 @@ export function readStoredCatalog(path: string, filesHash: string, maxRejects: n
   let at = 1;
   for (const [into, kind, count] of [[cards, 'cards', head.cardFrames], [figures, 'figures', head.figureFrames]] as const) {
     for (let i = 0; i < count; i++, at++) {
-      for (const record of frames[at] as (CardRecord & FigureRecord)[]) {
+      for (const record of fromJsonBytes(frames[at]) as (CardRecord & FigureRecord)[]) {
         // The same shared strings a load makes (shared-text.ts): a deserialized string is a new copy.
         share(kind, record as unknown as Record<string, unknown>);
         into.set(record.id, record);
@@ -193,7 +214,7 @@ export function readStoredCatalog(path: string, filesHash: string, maxRejects: n
     figureSeries: new Map(head.figureSeries.map((s) => [s.id, s])),
     figures,
     fxRates: head.fxRates,
-    users: new Map(head.users.map((u) => [u.id, u])),
+    users: new Map((fromJsonBytes(head.users) as UserRecord[]).map((u) => [u.id, u])),
     binders: createRecordLog<BinderRecord>(head.binders),
     activity: createRecordLog<ActivityEventRecord>(head.activity),
     pullObservations: createRecordLog<PullObservationRecord>(head.pullObservations),
@@ -209,6 +230,10 @@ function catalogFrames(path: string, filesHash: string): unknown[] | null {
   const head = frames[0] as Head;
   return frames.length === 1 + head.cardFrames + head.figureFrames ? frames : null;
 }
+
+/** Records as UTF-8 JSON bytes, and back. */
+const jsonBytes = (records: unknown[]): Buffer => Buffer.from(JSON.stringify(records), 'utf8');
+const fromJsonBytes = (bytes: unknown): unknown[] => JSON.parse(Buffer.from(bytes as Uint8Array).toString('utf8')) as unknown[];
 
 /** A record list's blocks as they are; a list that is not a record log (tests pass arrays) is put into one. */
 function savedLog<T>(list: RecordList<T>): SavedRecordLog {

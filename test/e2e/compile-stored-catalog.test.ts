@@ -4,7 +4,7 @@
  * damaged, its rejects replayed under the new --max-rejects, and never part of what is published.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestHeader } from '../helpers/snapshot-files.js';
@@ -37,6 +37,7 @@ describe('the stored catalog', () => {
   it('when only prices changed then the catalog is taken from the current snapshot\'s file, the entities of unchanged lines are re-used by them, and the snapshot equals a full compile', async () => {
     const { cat, root } = await compiledCopy();
     const before = statePath(root);
+    const inode = statSync(before).ino;
     const changed = touchOnePercentOfPrices(cat);
     // One line removed (its card has no price any more) and two swapped (unchanged, in another order).
     const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter((l) => l.length > 0);
@@ -47,9 +48,10 @@ describe('the stored catalog', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(STORED_CATALOG_NOTE);
     expect(r.stderr).toContain(`cards and figures: ${lines.length - changed} re-used with the input stored beside their unchanged price line`);
-    // The same file again, linked, not written a second time.
+    // The same file again, linked, not written a second time; the previous snapshot's name for it is gone.
     expect(statePath(root)).not.toBe(before);
-    expect(statSync(statePath(root)).ino).toBe(statSync(before).ino);
+    expect(statSync(statePath(root)).ino).toBe(inode);
+    expect(existsSync(before)).toBe(false);
     await expectSameAsFullCompile(cat, root);
   });
 
@@ -66,6 +68,11 @@ describe('the stored catalog', () => {
     // Another catalog: every entity's input is fingerprinted again, none is re-used by its line alone.
     expect(r.stderr).not.toContain('re-used with the input stored');
     expect(readFileSync(statePath(root)).equals(before)).toBe(false);
+    // Only the current snapshot keeps one: the previous snapshot's was deleted once this one was published.
+    const ids = readdirSync(root).filter((n) => /^\d{8}T/.test(n)).sort();
+    expect(ids).toHaveLength(2);
+    expect(existsSync(join(root, ids[0], STATE))).toBe(false);
+    expect(existsSync(join(root, ids[1], STATE))).toBe(true);
     // And the file stored for the changed catalog is the one the next compile takes.
     touchOnePercentOfPrices(cat);
     const next = await runCli(['compile', '--source', cat, '--out', root]);
