@@ -13,8 +13,9 @@
  * again and a lower limit fails the compile as reading would.
  *
  * It is compiler state, not part of the snapshot: no manifest lists it, so it is never published,
- * mirrored, served or verified; it goes when its snapshot folder is pruned. A snapshot whose catalog
- * files did not change links the previous snapshot's file instead of writing it again.
+ * mirrored, served or verified. Only the current snapshot keeps one (dropOlderCatalogStates, after
+ * the publish). A snapshot whose catalog files did not change links the previous snapshot's file
+ * instead of writing it again.
  *
  * Layout (framed-file.ts): a header (format, version, catalog files hash, and the frames' count, bytes
  * and SHA-256), then the frames: the small kinds and the rejects first, then the cards and the figures
