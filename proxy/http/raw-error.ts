@@ -34,10 +34,14 @@ export function rawError(err: CatalogError): RawError {
   };
 }
 
-/** The whole HTTP/1.1 response as bytes, for a socket that has no ServerResponse. */
-export function rawErrorResponse(err: CatalogError): string {
+/**
+ * The whole HTTP/1.1 response as bytes, for a socket that has no ServerResponse. The answer to a HEAD
+ * request has the same headers and no body: a client reads none after a HEAD answer, so a body would
+ * be taken for a broken next response.
+ */
+export function rawErrorResponse(err: CatalogError, method?: string): string {
   const { status, headers, body } = rawError(err);
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+  return `${lines.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
 }

@@ -55,5 +55,16 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new CatalogError('request_timeout', 'the request was not received in time; send the headers and body without pauses')
       : new CatalogError('invalid_parameter', `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`, { parameter: 'request' });
-  socket.end(rawErrorResponse(refusal), () => socket.destroy());
+  socket.end(rawErrorResponse(refusal, refusedMethod(err)), () => socket.destroy());
+}
+
+/**
+ * The method of the request node:http refused, read from the bytes it was parsing (`rawPacket`, set
+ * on parse errors: the request line when the request came in one read, as it nearly always does);
+ * undefined when they do not start with one (a timeout has none).
+ */
+function refusedMethod(err: NodeJS.ErrnoException): string | undefined {
+  const raw = (err as NodeJS.ErrnoException & { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  return /^([A-Z]+) /.exec(raw.toString('latin1', 0, 16))?.[1];
 }
