@@ -62,6 +62,8 @@ function recordPartOf(input: string | null | undefined): string | null {
 }
 
 const BATCH = 64;
+/** Objects per card (one per price range), as cardKeys gives them. */
+const CARD_OBJECTS = cardKeys('').length;
 /** Entities whose previous inputs are looked up together (object-table.ts `previousInputs`). */
 const PENDING = 64;
 
@@ -152,7 +154,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (previousToken !== undefined) {
       // Nothing fingerprinted, looked up, rendered or written: the previous rows stay as they are.
       p.table.setEntityToken(entity, id, previousToken);
-      p.table.reuse(entity === 'card' ? cardKeys(id) : [figureKey(id)], 'entity');
+      // Counted, not keyed: a card's five range objects, a figure's one.
+      p.table.reuseInPlace(entity === 'card' ? CARD_OBJECTS : 1);
       reusedByLine++;
       reused++;
       if (reused % BATCH === 0) p.progress.advance(BATCH);

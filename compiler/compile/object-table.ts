@@ -202,6 +202,12 @@ export class ObjectTable {
     return row?.[0];
   }
 
+  /** In a copy (reusesInPlace), keeps an entity's `count` objects as they are: their rows are already there, only counted. */
+  reuseInPlace(count: number): void {
+    if (this.mode !== 'copy') throw new CatalogError('internal', 'objects are kept in place only in a copy of the previous index');
+    this.put += count;
+  }
+
   /**
    * Keeps the previous snapshot's objects at `keys` as they are. In a copy their rows are already
    * there: an entity's are only counted, an aggregate's recorded (its stale siblings are found by
