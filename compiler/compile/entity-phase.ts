@@ -161,10 +161,13 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       if (reused % BATCH === 0) p.progress.advance(BATCH);
       return previousToken;
     }
-    // fingerprint(raw line, FX quotes), continuing the hash streamPrices took of the line.
+    // fingerprint(the line's SHA-1, FX quotes): the hash streamPrices took of the line's bytes.
     const pricesPart = line ? line.fingerprint(fxPart) : fingerprint('', fxPart);
-    // The series is parsed only for an entity rendered again (a stored line was not parsed).
-    const prices = (): PriceSeriesRecord | null => (line ? line.record ?? parseKnownLine(line.text) : null);
+    // The series is parsed only for an entity rendered again (a stored line was not parsed). A stored
+    // line's bytes are gone once the next line is read, and the entity may wait in `pending`: its
+    // text is taken now.
+    const text = line !== null && line.record === null ? line.text : null;
+    const prices = (): PriceSeriesRecord | null => (line ? line.record ?? parseKnownLine(text!) : null);
     let job: () => EntityJob;
     let keys: string[];
     let record: string;
@@ -226,14 +229,14 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const priceLines = createPriceLineScratch(p.indexPath, version);
   try {
     const priced = { card: new Set<string>(), figure: new Set<string>() };
-    const known = (key: string, text: string) => stored.get(key, text.length);
+    const known = (key: string, size: number) => stored.get(key, size);
     for await (const line of streamPrices(source, catalog, { known })) {
       priced[line.entity].add(line.id);
       const facts = line.known ?? priceLineFacts(line.record!);
       if (line.known) summaries.priceLinesReused++;
       summaries.range = mergePriceRange(summaries.range, facts.range);
       const input = await handle(line.entity, line.id, line, facts.summary);
-      priceLines.add({ key: line.key, input, chars: line.text.length, facts });
+      priceLines.add({ key: line.key, input, bytes: line.size, facts });
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();

@@ -4,7 +4,7 @@
  * tenth of what an incremental compile may spend in all; these bytes decode in a fraction of that.
  *
  * Per line, little-endian: key (27 ASCII bytes, base64url SHA-1), input (24 ASCII bytes: the token
- * of its entity's input fingerprint, object-table.ts setEntityInput), chars (u32), entity (u8: 0 card,
+ * of its entity's input fingerprint, object-table.ts setEntityInput), bytes (u32: the line's length in bytes), entity (u8: 0 card,
  * 1 figure), flags (u8, below), id length (u16) and id (UTF-8), then `end`, range `from` and `to`
  * (10 ASCII bytes each, when present), then the summary when present: lastDate (10 bytes), velocity
  * (f64, when present), the count of recentDaily (u8), then lastCents, previousCents (when present)
@@ -109,11 +109,11 @@ function writeLine(buf: Buffer, o: number, line: StoredPriceLine, fl: number): n
   const day = (d: string) => {
     o += buf.write(d, o, DAY_BYTES, 'latin1');
   };
-  const { key, input, chars, facts: f } = line;
+  const { key, input, bytes: size, facts: f } = line;
   if (key.length !== KEY_BYTES || input.length !== INPUT_BYTES) throw new Error(`price line chunk: a key of ${key.length} or an input of ${input.length} characters`);
   o += buf.write(key, o, KEY_BYTES, 'latin1');
   o += buf.write(input, o, INPUT_BYTES, 'latin1');
-  o = buf.writeUInt32LE(chars, o);
+  o = buf.writeUInt32LE(size, o);
   o = buf.writeUInt8(f.entity === 'card' ? 0 : 1, o);
   o = buf.writeUInt8(fl, o);
   const idBytes = Buffer.byteLength(f.id);
@@ -164,7 +164,7 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { lin
   o += KEY_BYTES;
   const input = buf.toString('latin1', o, o + INPUT_BYTES);
   o += INPUT_BYTES;
-  const chars = view.getUint32(o, true);
+  const bytes = view.getUint32(o, true);
   const entityCode = buf[o + 4];
   const fl = buf[o + 5];
   const idBytes = view.getUint16(o + 6, true);
@@ -218,5 +218,5 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { lin
     // The key order of summarizePrices' result, so the object is the same one a parse gives.
     summary = { lastDate, lastCents, previousCents, velocity24h, recentDaily, synthetic: (fl & SYNTHETIC) !== 0 };
   } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
-  return { line: { key, input, chars, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
+  return { line: { key, input, bytes, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
 }

@@ -4,7 +4,7 @@
  * file of a 100,000-card catalog was a large part of an incremental compile's `cards and figures`
  * phase, though 99% of its lines are byte-identical to the previous compile's.
  *
- * Per accepted line, keyed by the line's hash (streamPrices' `key`) and its length: the entity, the
+ * Per accepted line, keyed by the SHA-1 of its bytes (streamPrices' `key`) and its length in bytes: the entity, the
  * last day of the series (for the asOf check), the first and last priced day (the catalog's price
  * range) and the PriceSummary, everything the compile takes from a line whose entity is not rendered
  * again. The lines are stored in chunks (price-line-codec.ts, each with its SHA-1) in a table of the
@@ -18,7 +18,7 @@
  *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
  *   const hit = stored.get(line.key, line.text.length);   // facts of an unchanged line, or undefined
  *   const writer = createPriceLineScratch(join(dir, OBJECT_INDEX_FILE), version);   // as lines are read
- *   writer.add({ key: line.key, input: token, chars: line.text.length, facts });
+ *   writer.add({ key: line.key, input: token, bytes: line.size, facts });
  *   writer.finish();
  *   movePriceLines(join(dir, OBJECT_INDEX_FILE));   // once the index rows are committed
  */
@@ -36,7 +36,7 @@ import { createPriceLineChunk, decodePriceLineAt } from './price-line-codec.js';
 import { codeFiles } from './code-version.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/2';
+const STORE_FORMAT = 'price-lines/3';
 const TABLE = 'price_lines';
 const META = 'price_lines_meta';
 const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
@@ -50,7 +50,7 @@ export interface PriceLineFacts extends PriceLineIdentity {
   summary: PriceSummary | null;
 }
 
-/** One accepted line of a compile: its key, its length in UTF-16 units (a second check) and facts. */
+/** One accepted line of a compile: its key, its length in bytes (a second check) and facts. */
 export interface StoredPriceLine {
   key: string;
   /**
@@ -59,7 +59,8 @@ export interface StoredPriceLine {
    * unchanged entity, re-used with this token without fingerprinting it again (entity-phase.ts).
    */
   input: string;
-  chars: number;
+  /** The line's length in bytes (a second check beside its hash). */
+  bytes: number;
   facts: PriceLineFacts;
 }
 
@@ -74,7 +75,7 @@ export interface PriceLinesToStore {
 export interface StoredPriceLines {
   readonly size: number;
   /** The facts and input token of a stored line with this key and length, or undefined. */
-  get(key: string, chars: number): KnownPriceLine | undefined;
+  get(key: string, bytes: number): KnownPriceLine | undefined;
   /** Closes the previous index file the chunks are read from. */
   close(): void;
 }
@@ -186,12 +187,12 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
   let open = true;
   return {
     size: at.size,
-    get(key, chars) {
+    get(key, bytes) {
       const place = at.get(key);
       if (place === undefined || !open) return undefined;
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
       const line = chunk && decodePriceLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN)?.line;
-      return line && line.chars === chars ? { ...line.facts, input: line.input } : undefined;
+      return line && line.bytes === bytes ? { ...line.facts, input: line.input } : undefined;
     },
     close() {
       if (!open) return;

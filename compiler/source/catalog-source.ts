@@ -13,6 +13,7 @@
  *   }
  */
 import type { CatalogMeta, SourceKind } from '../../snapshots/records.js';
+import type { ByteLine } from './lines.js';
 
 /** One line of an NDJSON file. Blank lines are never handed out, but they still count in lineNo. */
 export interface SourceLine {
@@ -38,6 +39,11 @@ export interface CatalogSource {
    * yields nothing; a missing required one throws CatalogError 'invalid_source'.
    */
   lines(kind: SourceKind): AsyncIterable<SourceLine>;
+  /**
+   * The same lines as bytes, not decoded (blank ones included): the price stream hashes a line's
+   * bytes and decodes only the lines it does not know from the previous compile (prices.ts).
+   */
+  lineBytes(kind: SourceKind): AsyncIterable<ByteLine>;
   /**
    * Where one catalog file (`meta.json` or a kind's file) is on this machine, or null when the
    * catalog has none: the folder's own file, or the HTTP source's download. The compile hashes them

@@ -11,7 +11,7 @@ import { CatalogError } from '../../snapshots/errors.js';
 import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/records.js';
 import type { CatalogSource, SourceLine } from './catalog-source.js';
 import { fileOf, isOptionalKind } from './files.js';
-import { fileChunks, splitLines } from './lines.js';
+import { fileChunks, splitLineBytes, splitLines, type ByteLine } from './lines.js';
 import { parseMeta } from './meta.js';
 
 export function createFolderSource(dir: string): CatalogSource {
@@ -30,7 +30,11 @@ export function createFolderSource(dir: string): CatalogSource {
     },
 
     lines(kind: SourceKind): AsyncIterable<SourceLine> {
-      return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind));
+      return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind), splitLines);
+    },
+
+    lineBytes(kind: SourceKind): AsyncIterable<ByteLine> {
+      return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind), splitLineBytes);
     },
 
     async localFile(file: string): Promise<string | null> {
@@ -43,7 +47,7 @@ export function createFolderSource(dir: string): CatalogSource {
   };
 }
 
-async function* readLines(file: string, optional: boolean): AsyncGenerator<SourceLine> {
+async function* readLines<L>(file: string, optional: boolean, split: (chunks: AsyncIterable<Buffer>) => AsyncGenerator<L>): AsyncGenerator<L> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, 'r');
@@ -53,7 +57,7 @@ async function* readLines(file: string, optional: boolean): AsyncGenerator<Sourc
   }
   // fileChunks closes the handle, also when the consumer stops early.
   try {
-    yield* splitLines(fileChunks(handle));
+    yield* split(fileChunks(handle));
   } catch (err) {
     // Only read errors land here: a consumer that stops early returns the generator, never throws into it.
     throw missingOrUnreadable(err, file);

@@ -19,7 +19,7 @@ import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/re
 import type { CatalogSource, SourceLine } from './catalog-source.js';
 import { fileOf, isOptionalKind, SOURCE_KINDS } from './files.js';
 import { downloadFile } from './http-download.js';
-import { fileChunks, splitLines } from './lines.js';
+import { fileChunks, splitLineBytes, splitLines, type ByteLine } from './lines.js';
 import { fileUrl, redactUrl } from './location.js';
 import { parseMeta } from './meta.js';
 
@@ -73,6 +73,20 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
 
   const shownUrl = (file: string): string => redactUrl(fileUrl(base, file));
 
+  /** One kind's file, once downloaded, split by `split` from disk. */
+  async function* streamFile<L>(kind: SourceKind, split: (chunks: AsyncIterable<Buffer>) => AsyncGenerator<L>): AsyncGenerator<L> {
+    prefetchAll();
+    const file = fileOf(kind);
+    const local = await fetchFile(file);
+    if (local === null) {
+      if (isOptionalKind(kind)) return;
+      throw new CatalogError('invalid_source', `required file ${shownUrl(file)} is missing (HTTP 404)`, {
+        url: shownUrl(file),
+      });
+    }
+    yield* split(fileChunks(await fs.promises.open(local, 'r')));
+  }
+
   return {
     describe: () => redactUrl(base),
 
@@ -87,17 +101,12 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
       return parseMeta(await fs.promises.readFile(local, 'utf8'), shownUrl(META_FILE));
     },
 
-    async *lines(kind: SourceKind): AsyncGenerator<SourceLine> {
-      prefetchAll();
-      const file = fileOf(kind);
-      const local = await fetchFile(file);
-      if (local === null) {
-        if (isOptionalKind(kind)) return;
-        throw new CatalogError('invalid_source', `required file ${shownUrl(file)} is missing (HTTP 404)`, {
-          url: shownUrl(file),
-        });
-      }
-      yield* splitLines(fileChunks(await fs.promises.open(local, 'r')));
+    lines(kind: SourceKind): AsyncGenerator<SourceLine> {
+      return streamFile(kind, splitLines);
+    },
+
+    lineBytes(kind: SourceKind): AsyncGenerator<ByteLine> {
+      return streamFile(kind, splitLineBytes);
     },
 
     localFile(file: string): Fetched {

@@ -41,45 +41,48 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
-export async function* splitLines(
-  chunks: AsyncIterable<Uint8Array>,
-  maxLineBytes: number = MAX_LINE_BYTES,
-): AsyncGenerator<SourceLine> {
-  // fatal: a line that is not UTF-8 is rejected by name instead of being read with U+FFFD in it.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/**
+ * One line of an NDJSON file as bytes: without its `\n` / `\r\n` and without a leading UTF-8
+ * byte-order mark, so decoding `bytes` gives the line's text. `bytes` may be a view of a buffer that
+ * is filled again once the next line is asked for: copy or decode it before that. A line over the cap
+ * has no bytes, only its `problem`. Blank lines are handed out too (decodeLine tells them).
+ */
+export interface ByteLine {
+  lineNo: number;
+  bytes: Buffer;
+  problem?: string;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Splits a byte stream into lines of bytes (ByteLine), holding at most one line plus one chunk. */
+export async function* splitLineBytes(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<ByteLine> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
   let lineNo = 0;
 
-  const finishLine = (tail: Buffer): SourceLine | null => {
+  const finishLine = (tail: Buffer): ByteLine => {
     lineNo += 1;
     if (overlong) {
       overlong = false;
-      return { lineNo, text: '', problem: `line is longer than ${maxLineBytes} bytes` };
+      return { lineNo, bytes: EMPTY, problem: `line is longer than ${maxLineBytes} bytes` };
     }
     let bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
     pending = [];
     pendingBytes = 0;
     if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-    let text: string;
-    try {
-      // ignoreBOM false drops a leading byte-order mark (each decode call is a fresh stream), which
-      // some exporters write at the start of line 1.
-      text = decoder.decode(bytes);
-    } catch {
-      return { lineNo, text: '', problem: 'line is not valid UTF-8' };
-    }
-    if (text.trim() === '') return null;
-    return { lineNo, text };
+    // Some exporters write a byte-order mark at the start of line 1; the text decoder dropped it
+    // from any line (each decode call was a fresh stream), so it is dropped here the same way.
+    if (bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]) bytes = bytes.subarray(3);
+    return { lineNo, bytes };
   };
 
   for await (const chunk of chunks) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
-      const line = finishLine(buf.subarray(start, nl));
-      if (line !== null) yield line;
+      yield finishLine(buf.subarray(start, nl));
       start = nl + 1;
     }
     if (start < buf.length && !overlong) {
@@ -93,8 +96,39 @@ export async function* splitLines(
       }
     }
   }
-  if (pendingBytes > 0 || overlong) {
-    const line = finishLine(Buffer.alloc(0));
-    if (line !== null) yield line;
+  if (pendingBytes > 0 || overlong) yield finishLine(Buffer.alloc(0));
+}
+
+const EMPTY = Buffer.alloc(0);
+
+// fatal: a line that is not UTF-8 is rejected by name instead of being read with U+FFFD in it.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The text of a line of bytes: null for a blank (whitespace only) line, which is skipped but counted;
+ * `{ problem }` when the bytes are not UTF-8.
+ */
+export function decodeLine(bytes: Buffer): { text: string } | { problem: string } | null {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { problem: 'line is not valid UTF-8' };
+  }
+  // Most lines are records: a line that starts with `{` is not blank, and trim would copy it.
+  if (bytes.length > 0 && bytes[0] === 0x7b) return { text };
+  return text.trim() === '' ? null : { text };
+}
+
+/** The lines of a byte stream as text (SourceLine), blank lines skipped but counted. */
+export async function* splitLines(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<SourceLine> {
+  for await (const line of splitLineBytes(chunks, maxLineBytes)) {
+    if (line.problem !== undefined) {
+      yield { lineNo: line.lineNo, text: '', problem: line.problem };
+      continue;
+    }
+    const decoded = decodeLine(line.bytes);
+    if (decoded === null) continue;
+    yield 'problem' in decoded ? { lineNo: line.lineNo, text: '', problem: decoded.problem } : { lineNo: line.lineNo, text: decoded.text };
   }
 }

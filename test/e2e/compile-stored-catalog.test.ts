@@ -96,6 +96,20 @@ describe('the stored catalog', () => {
     await expectSameAsFullCompile(cat, root);
   });
 
+  it('when the sets changed then their cards are rendered again from their unchanged price lines, read back before the next lines replace their bytes', async () => {
+    const { cat, root } = await compiledCopy();
+    // A price file of many read chunks (256 KiB each), so a line known from the previous compile is
+    // long gone from the read buffer by the time its card is rendered.
+    expect(statSync(join(cat, 'prices.ndjson')).size).toBeGreaterThan(1024 * 1024);
+    // Every set renamed: every card is rendered again, wherever its line is in the file.
+    const sets = readFileSync(join(cat, 'sets.ndjson'), 'utf8').split('\n');
+    writeFileSync(join(cat, 'sets.ndjson'), sets.map((l) => (l.length > 0 ? JSON.stringify({ ...JSON.parse(l), name: 'Renamed' }) : l)).join('\n'));
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/price lines: \d+ of \d+ unchanged/);
+    await expectSameAsFullCompile(cat, root);
+  });
+
   it('when the file is damaged or cut short then the catalog is read from its files, and the compile is the same', async () => {
     const { cat, root } = await compiledCopy();
     const path = statePath(root);

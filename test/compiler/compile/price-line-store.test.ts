@@ -17,7 +17,7 @@ afterAll(() => {
 const key = (n: number) => `k${String(n).padStart(26, '0')}`;
 /** A 24-character input token of the line's entity, different for every line. */
 const token = (n: number) => `t${String(n).padStart(23, '0')}`;
-const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), chars: 100 + n, facts: priceLineFacts(record) });
+const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, facts: priceLineFacts(record) });
 /** What the store gives back for a line: its facts and its entity's input token. */
 const knownOf = (l: StoredPriceLine) => ({ ...l.facts, input: l.input });
 
