@@ -118,10 +118,17 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
 
   for (const list of renderTrending(index)) putList(list.family, list.pages);
   for (const list of renderRecent(index)) putList(list.family, list.pages);
+
+  // The binders are walked once: each walk of the log inflates and parses all of them again (at a
+  // million cards the aggregates walked them four times, about 2 s each). What the feeds, the
+  // showcases and the summary read of them is the binders of public users, grouped by owner here;
+  // each renderer still keeps only the published ones, and none depends on the binders' order.
+  const owners = showcaseOwners(catalog.users.values(), catalog.binders);
+  const ownedBinders = owners.flatMap((o) => o.binders);
   for (const list of [
     renderDiscoverSets(index),
-    renderDiscoverUsers(catalog.users.values(), catalog.binders),
-    renderDiscoverBinders(catalog.users.values(), catalog.binders, index),
+    renderDiscoverUsers(catalog.users.values(), ownedBinders),
+    renderDiscoverBinders(catalog.users.values(), ownedBinders, index),
     renderDiscoverActivity(catalog.activity),
     renderDiscoverSparklines(index),
   ]) {
@@ -130,7 +137,7 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
 
   // A user's showcase and binder pages read the user, their binders and the entities in them.
   // Only published binders are shown, and the showcase document itself lists them without their items.
-  for (const { user, binders } of showcaseOwners(catalog.users.values(), catalog.binders)) {
+  for (const { user, binders } of owners) {
     const shown = binders.filter((b) => isPublishedBinder(b, user));
     const refs = shown.flatMap((b) => b.items.map((i): EntityRef => ({ entity: i.entity, id: i.id })));
     let docs: ShowcaseDocuments | null = null;
@@ -140,6 +147,6 @@ export function renderAggregates(catalog: LoadedCatalog, prices: PriceSummaries,
     progress.advance(1);
   }
 
-  sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: catalog.binders, priceRange }));
+  sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange }));
   progress.advance(1);
 }

@@ -179,7 +179,8 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     table.seal();
     const t = table;
     const locate = { packsDir, of: (e: ManifestEntry) => e as StoredObject };
-    const job = (name: DocumentName, live?: (id: string) => boolean) => documentJob(name, t.documents(name, live), t.previousDocuments(name), locate);
+    const job = (name: DocumentName, live?: (id: string) => boolean) =>
+      documentJob(name, t.documents(name, live), t.previousDocuments(name), locate, () => t.changedDocuments(name));
     const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));
     bulkFiles.submit(job('cards', (id) => catalog.cards.has(id)));
     bulkFiles.submit(job('figures', (id) => catalog.figures.has(id)));

@@ -123,7 +123,8 @@ export class ObjectTable {
       // Bounded, outside the JS heap: the B-tree pages the lookups and inserts touch.
       this.db.pragma('cache_size = -65536');
       if (this.mode !== 'copy') createObjectIndexTables(this.db);
-      if (this.mode !== 'full') this.db.exec('CREATE TEMP TABLE touched (key TEXT PRIMARY KEY, change INTEGER NOT NULL) WITHOUT ROWID');
+      // `before`: a changed row's previous SHA-256 (the bulk files' previous digests, previousDigests).
+      if (this.mode !== 'full') this.db.exec('CREATE TEMP TABLE touched (key TEXT PRIMARY KEY, change INTEGER NOT NULL, before BLOB) WITHOUT ROWID');
       if (this.scratch !== null) this.loadManifest(this.scratch, previous!.index);
       this.ledger = this.mode === 'copy' ? PackLedger.load(this.db) : new PackLedger();
       if (this.mode === 'copy') this.rows = this.loadRowCount();
@@ -266,6 +267,25 @@ export class ObjectTable {
     for (const key of gone) this.deleteRange(key, name === 'cards' ? key.slice(0, key.lastIndexOf('/') + 1) : key);
   }
 
+  /**
+   * In a copy, what this compile changed in one document bulk file's range (after `documents` has
+   * read it, so the rows of entities the catalog dropped are counted): each key written with other
+   * bytes, with its previous SHA-256, in key order; or null when a key was added or removed there (or
+   * the table is not a copy), and the previous keys differ from the new ones.
+   */
+  changedDocuments(name: DocumentName): { key: string; before: Buffer }[] | null {
+    if (this.mode !== 'copy') return null;
+    this.flush();
+    const range = DOCUMENT_RANGES[name];
+    const rows = this.db.prepare(`SELECT key, change, before FROM temp.touched WHERE key >= ? AND key < ? AND ${range.where} AND change != ${UNCHANGED} ORDER BY key`).raw().all(range.from, range.to) as [string, number, Buffer | null][];
+    const changed: { key: string; before: Buffer }[] = [];
+    for (const [key, change, before] of rows) {
+      if (change !== CHANGED || before === null) return null;
+      changed.push({ key, before });
+    }
+    return changed;
+  }
+
   /** The previous snapshot's objects of one document bulk file, [key, { sha256 }] in key order. */
   *previousDocuments(name: DocumentName): Generator<[string, { sha256: string }]> {
     if (this.mode === 'full') return;
@@ -393,7 +413,7 @@ export class ObjectTable {
     const keys = this.pendingReused;
     if (keys.length === 0) return;
     this.pendingReused = [];
-    this.recordTouched(keys.map((key) => [key, UNCHANGED]));
+    this.recordTouched(keys.map((key) => [key, UNCHANGED, null]));
   }
 
   private flushWritten(): void {
@@ -410,7 +430,7 @@ export class ObjectTable {
         const change = before === undefined ? NEW : before[2].equals(shas[i]) ? UNCHANGED : CHANGED;
         if (change === NEW) this.counted.new++;
         else if (change === CHANGED) this.counted.changed++;
-        return [o.key, change];
+        return [o.key, change, change === CHANGED ? before![2] : null];
       }));
     } else {
       this.counted.new += batch.length;
@@ -438,12 +458,12 @@ export class ObjectTable {
     }
   }
 
-  private recordTouched(rows: [string, number][]): void {
+  private recordTouched(rows: [string, number, Buffer | null][]): void {
     const values = rows.flat();
     try {
-      if (rows.length === BATCH) this.stmt('touchBatch', () => `INSERT INTO temp.touched (key, change) VALUES ${rowMarks(BATCH, 2)}`).run(values);
+      if (rows.length === BATCH) this.stmt('touchBatch', () => `INSERT INTO temp.touched (key, change, before) VALUES ${rowMarks(BATCH, 3)}`).run(values);
       else {
-        const one = this.stmt('touchOne', () => 'INSERT INTO temp.touched (key, change) VALUES (?, ?)');
+        const one = this.stmt('touchOne', () => 'INSERT INTO temp.touched (key, change, before) VALUES (?, ?, ?)');
         for (const r of rows) one.run(r);
       }
     } catch (err) {
@@ -465,7 +485,7 @@ export class ObjectTable {
       this.ledger.addLive(pack, -length);
       this.rows--;
       this.counted.removed++;
-      this.recordTouched([[gone, REMOVED]]);
+      this.recordTouched([[gone, REMOVED, null]]);
     }
   }
 

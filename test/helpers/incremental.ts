@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { runCli, tempDir } from './cli.js';
-import { currentId, manifestEntries } from './snapshot-files.js';
+import { currentId, manifestEntries, manifestHeader } from './snapshot-files.js';
 
 /** What the compile says on stderr when it takes the catalog stored with the current snapshot (compile/stored-catalog.ts). */
 export const STORED_CATALOG_NOTE = "read catalog: its files are unchanged since the current snapshot; taken from that snapshot's stored catalog";
@@ -27,13 +27,18 @@ export function touchOnePercentOfPrices(cat: string): number {
   return changed;
 }
 
-/** Compiles `cat` into a fresh root and expects the same objects (key, SHA-256, size) and search rows as `root`'s current snapshot. */
+/** Compiles `cat` into a fresh root and expects the same objects (key, SHA-256, size), bulk files and search rows as `root`'s current snapshot. */
 export async function expectSameAsFullCompile(cat: string, root: string) {
   const fresh = tempDir();
   const f = await runCli(['compile', '--source', cat, '--out', fresh]);
   expect(f.code, f.stderr).toBe(0);
   const objects = (dir: string) => manifestEntries(dir).map((e) => `${e.key} ${e.sha256} ${e.size}`);
   expect(objects(root)).toEqual(objects(fresh));
+  // The document and sets bulk files too: built from the previous snapshot's lines and segments,
+  // byte-identical to ones built from every object (the change list differs, by definition).
+  const bulk = (dir: string) =>
+    (manifestHeader(dir).bulk as { name: string; sha256: string; count: number }[]).filter((b) => b.name !== 'changes').map((b) => `${b.name} ${b.sha256} ${b.count}`);
+  expect(bulk(root)).toEqual(bulk(fresh));
   const search = (dir: string) => {
     const db = new Database(join(dir, currentId(dir)!, SEARCH_DB_FILE), { readonly: true });
     try {
