@@ -6,18 +6,27 @@
  */
 const SIZE = 32;
 
-/** Digests appended one at a time from their hex form. */
-export function createDigestList(): { add(hex: string): void; finish(): Uint8Array } {
+/** Digests appended one at a time, from their hex form or as their 32 bytes. */
+export function createDigestList(): { add(hex: string): void; addBytes(digest: Uint8Array): void; finish(): Uint8Array } {
   let bytes = Buffer.allocUnsafe(SIZE * 1024);
   let n = 0;
+  const room = () => {
+    if ((n + 1) * SIZE > bytes.length) {
+      const grown = Buffer.allocUnsafe(bytes.length * 2);
+      bytes.copy(grown, 0, 0, n * SIZE);
+      bytes = grown;
+    }
+  };
   return {
     add(hex) {
-      if ((n + 1) * SIZE > bytes.length) {
-        const grown = Buffer.allocUnsafe(bytes.length * 2);
-        bytes.copy(grown, 0, 0, n * SIZE);
-        bytes = grown;
-      }
+      room();
       if (bytes.write(hex, n * SIZE, SIZE, 'hex') !== SIZE) throw new Error(`not a SHA-256 in hex: ${hex}`);
+      n++;
+    },
+    addBytes(digest) {
+      if (digest.length !== SIZE) throw new Error(`not a SHA-256: ${digest.length} bytes`);
+      room();
+      bytes.set(digest, n * SIZE);
       n++;
     },
     finish: () => new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n * SIZE)),

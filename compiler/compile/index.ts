@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { CHANGES_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { CatalogError } from '../../snapshots/errors.js';
-import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type ManifestEntry, type ManifestHeader } from '../../snapshots/manifest.js';
+import { MANIFEST_FORMAT, MANIFEST_VERSION_PACKS, type ManifestHeader } from '../../snapshots/manifest.js';
 import { createFsSnapshotWriter, listSnapshots, removeTreeSync } from '../../snapshots/store/fs.js';
 import { toTimestamp } from '../../snapshots/envelope.js';
 import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from '../source/index.js';
@@ -178,7 +178,7 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     // Reading the cards' and figures' rows also deletes those of entities the catalog no longer has.
     table.seal();
     const t = table;
-    const locate = { packsDir, of: (e: ManifestEntry) => e as StoredObject };
+    const locate = { packsDir, of: (e: StoredObject) => e };
     const job = (name: DocumentName, live?: (id: string) => boolean) =>
       documentJob(name, t.documents(name, live), t.previousDocuments(name), locate, () => t.changedDocuments(name));
     const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));

@@ -36,7 +36,7 @@ import Database from 'better-sqlite3';
 import { hash as oneShotHash } from 'node:crypto';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangeEntry, ManifestEntry, PackRef } from '../../snapshots/manifest.js';
+import type { ChangeEntry, PackRef } from '../../snapshots/manifest.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshots/packs/object-index.js';
 import type { ObjectLoc, PackOutput } from './pack-output.js';
@@ -53,8 +53,12 @@ export interface NewObject {
   at: ObjectLoc;
 }
 
-/** A row of the table read back (bulk files): a manifest entry and where its bytes are. */
-export interface StoredObject extends ManifestEntry {
+/** A row of the table read back (bulk files): the object's key, size and SHA-256, and where its bytes are. */
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** SHA-256 of the stored bytes (32 bytes). */
+  digest: Buffer;
   /** SHA-256 of the pack that holds the object (sealed). */
   pack: string;
   offset: number;
@@ -251,16 +255,16 @@ export class ObjectTable {
   *documents(name: DocumentName, live: (id: string) => boolean = () => true): Generator<StoredObject> {
     this.flush();
     const range = DOCUMENT_RANGES[name];
-    const rows = this.stmt(`docs:${name}`, () => `SELECT key, pack, offset, length, sha256, input FROM objects WHERE key >= ? AND key < ? AND ${range.where} ORDER BY key`).raw();
+    const rows = this.stmt(`docs:${name}`, () => `SELECT key, pack, offset, length, sha256 FROM objects WHERE key >= ? AND key < ? AND ${range.where} ORDER BY key`).raw();
     const gone: string[] = [];
-    for (const [key, pack, offset, length, sha, input] of rows.iterate(range.from, range.to) as Iterable<[string, number, number, number, Buffer, string | null]>) {
+    for (const [key, pack, offset, length, sha] of rows.iterate(range.from, range.to) as Iterable<[string, number, number, number, Buffer]>) {
       if (name !== 'oracle' && !live(entityIdOf(key, range.from))) {
         gone.push(key);
         continue;
       }
       const packSha = this.ledger.sha256Of(pack);
       if (packSha === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
-      yield { key, size: length, sha256: sha.toString('hex'), input, pack: packSha, offset };
+      yield { key, size: length, digest: sha, pack: packSha, offset };
     }
     if (gone.length === 0) return;
     if (this.mode !== 'copy') throw new CatalogError('internal', `objects of entities the catalog does not have: ${gone.slice(0, 3).join(', ')}`);
