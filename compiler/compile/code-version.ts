@@ -13,6 +13,11 @@ export function rendererCodeHash(): string {
   return fingerprint(...codeFiles(new URL('../render', import.meta.url)), ...codeFiles(new URL('../../snapshots', import.meta.url)));
 }
 
+/** The renderer code hash and the compile's own code (this folder: how documents are wired and re-used). */
+export function compilerCodeHash(rendererCode: string): string {
+  return fingerprint(rendererCode, ...codeFiles(new URL('.', import.meta.url)));
+}
+
 /**
  * The name and text of each code file of a folder, in name order (`.js` when built, `.ts` when a test
  * runs the source; not `.d.ts`).

@@ -66,6 +66,16 @@ export interface DocumentSink {
    * page must be written, and only those pages are compressed and written.
    */
   putPages(keyOf: (page: number) => string, inputs: readonly string[], render: () => readonly unknown[]): void;
+  /** True when the previous snapshot has an object at `key`. */
+  hasPrevious(key: string): boolean;
+  /**
+   * Keeps the previous snapshot's object at `key` as it is, whatever its input: only for a document
+   * the caller knows is made from the same records by the same code (aggregates.ts, an unchanged
+   * catalog). False when there is none.
+   */
+  keep(key: string): boolean;
+  /** `keep` for the pages of one list, from page 1 while the previous snapshot has them; returns how many. */
+  keepPages(keyOf: (page: number) => string): number;
 }
 
 /**
@@ -99,6 +109,12 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
     let json = serialized.get(r);
     if (json === undefined) serialized.set(r, (json = stableJson(r)));
     return json;
+  };
+  const hasPrevious = (key: string): boolean => table.incremental && table.previousInput(key) !== undefined;
+  const keep = (key: string): boolean => {
+    if (!hasPrevious(key)) return false;
+    table.reuse([key], 'aggregate');
+    return true;
   };
   return {
     put(key, doc) {
@@ -135,6 +151,13 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
       const pages = render();
       pages.forEach((doc, i) => write(keyOf(i + 1), stableJson(doc), input));
       return pages.length;
+    },
+    hasPrevious,
+    keep,
+    keepPages(keyOf) {
+      let page = 1;
+      while (keep(keyOf(page))) page++;
+      return page - 1;
     },
     putPages(keyOf, inputs, render) {
       let pages: readonly unknown[] | null = null;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
 import { figureKey, OBJECT_INDEX_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
-import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PriceLine } from '../source/index.js';
+import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PricedEntities, type PriceLine } from '../source/index.js';
 import { createFxLookup } from '../render/fx.js';
 import type { FxLookup, LatestPrice, PriceSummary } from '../render/types.js';
 import { createSparklinePoints } from '../render/discover-sparklines.js';
@@ -228,15 +228,17 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   // Stored as they are read (price-line-store.ts), not kept to the end.
   const priceLines = createPriceLineScratch(p.indexPath, version);
   try {
-    const priced = { card: new Set<string>(), figure: new Set<string>() };
+    // Filled by streamPrices: the entities with an accepted price line.
+    const priced: PricedEntities = { card: new Map(), figure: new Map() };
     const known = (key: string, size: number) => stored.get(key, size);
-    for await (const line of streamPrices(source, catalog, { known })) {
-      priced[line.entity].add(line.id);
+    for await (const line of streamPrices(source, catalog, { known, seen: priced })) {
       const facts = line.known ?? priceLineFacts(line.record!);
       if (line.known) summaries.priceLinesReused++;
       summaries.range = mergePriceRange(summaries.range, facts.range);
       const input = await handle(line.entity, line.id, line, facts.summary);
-      priceLines.add({ key: line.key, input, bytes: line.size, facts });
+      // A stored line whose entity kept its input is stored again as it was: same bytes, not encoded again.
+      if (line.known !== null && line.known.input === input) priceLines.addEncoded(line.known.encoded);
+      else priceLines.add({ key: line.key, input, bytes: line.size, facts });
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();

@@ -33,7 +33,7 @@ import { movePriceLines } from './price-line-store.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot } from './previous.js';
 import { newSnapshotId } from './snapshot-id.js';
-import { rendererCodeHash } from './code-version.js';
+import { compilerCodeHash, rendererCodeHash } from './code-version.js';
 import { silentProgress, type ProgressSink } from './progress.js';
 import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
@@ -201,7 +201,10 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
       note: (line) => progress.note(line),
     };
     await run.step('aggregate documents', null, () => {
-      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), pumping);
+      // The catalog files but prices are the previous snapshot's (its stored catalog was taken), and
+      // so is the code that renders and wires the documents (the renderer and this folder).
+      const unchangedCatalog = t.sameCompilerCode(compilerCodeHash(codeHash)) && state.keptFrom !== null;
+      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), pumping, unchangedCatalog);
       t.seal();
     });
     t.removeStale();

@@ -68,6 +68,8 @@ export function encodePriceLines(lines: readonly StoredPriceLine[]): Buffer {
  */
 export interface PriceLineChunk {
   add(line: StoredPriceLine): void;
+  /** Appends a line's bytes as a chunk holds them (a stored line kept as it is). */
+  addEncoded(bytes: Uint8Array): void;
   /** The bytes so far (a view: valid until the next add or clear). */
   bytes(): Buffer;
   /** Lines added since the last clear. */
@@ -79,18 +81,27 @@ export function createPriceLineChunk(): PriceLineChunk {
   let buf = Buffer.allocUnsafeSlow(64 * 1024);
   let used = 0;
   let lines = 0;
+  const room = (size: number) => {
+    if (used + size > buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, used + size));
+      buf.copy(bigger, 0, 0, used);
+      buf = bigger;
+    }
+  };
   return {
     add(line) {
       const flags = flagsOf(line.facts);
       const size = sizeOf(line, flags);
-      if (used + size > buf.length) {
-        const bigger = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, used + size));
-        buf.copy(bigger, 0, 0, used);
-        buf = bigger;
-      }
+      room(size);
       const end = writeLine(buf, used, line, flags);
       if (end !== used + size) throw new Error(`price line chunk: wrote ${end - used} of ${size} bytes`);
       used = end;
+      lines++;
+    },
+    addEncoded(bytes) {
+      room(bytes.length);
+      buf.set(bytes, used);
+      used += bytes.length;
       lines++;
     },
     bytes: () => buf.subarray(0, used),
@@ -151,6 +162,30 @@ export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
   }
   return lines;
 }
+
+/**
+ * The offset of the line after the one that starts at byte `o` of a chunk, read from its lengths and
+ * flags alone (its key is the KEY_BYTES at `o`), or -1 when they do not fit the chunk. Only
+ * decodePriceLineAt checks a line whole: the store indexes a chunk with this and decodes a line when
+ * it is asked for.
+ */
+export function skipPriceLineAt(buf: Buffer, view: DataView, o: number): number {
+  const n = buf.length;
+  if (o + KEY_BYTES + INPUT_BYTES + 8 > n) return -1;
+  o += KEY_BYTES + INPUT_BYTES;
+  const fl = buf[o + 5];
+  o += 8 + view.getUint16(o + 6, true);
+  o += (((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0)) * DAY_BYTES;
+  if (fl & SUMMARY) {
+    o += DAY_BYTES + ((fl & VELOCITY) ? 8 : 0);
+    if (o + 1 > n) return -1;
+    const count = buf[o++];
+    o += ((fl & WIDE) ? 8 : 4) * (1 + ((fl & PREVIOUS) ? 1 : 0) + count);
+  }
+  return o <= n ? o : -1;
+}
+
+export const PRICE_LINE_KEY_BYTES = KEY_BYTES;
 
 /**
  * The line that starts at byte `o` of a chunk and the offset of the next one, or null when the bytes

@@ -32,7 +32,7 @@ import { seriesEnd, type PriceLineIdentity } from '../source/index.js';
 import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
-import { createPriceLineChunk, decodePriceLineAt } from './price-line-codec.js';
+import { createPriceLineChunk, decodePriceLineAt, PRICE_LINE_KEY_BYTES, skipPriceLineAt } from './price-line-codec.js';
 import { codeFiles } from './code-version.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
@@ -64,8 +64,12 @@ export interface StoredPriceLine {
   facts: PriceLineFacts;
 }
 
-/** What a stored line gives the next compile: its facts and its entity's input token. */
-export type KnownPriceLine = PriceLineFacts & { input: string };
+/**
+ * What a stored line gives the next compile: its facts and its entity's input token, and its bytes
+ * in the chunk (`encoded`), which the next store takes as they are when the line and its entity's
+ * input are unchanged (PriceLineWriter.addEncoded).
+ */
+export type KnownPriceLine = PriceLineFacts & { input: string; encoded: Uint8Array };
 
 export interface PriceLinesToStore {
   version: string;
@@ -127,20 +131,23 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
     if (tables.length !== 2) return closed(db);
     const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
     if (meta.length !== 1 || meta[0][0] !== version) return closed(db);
-    // Every line is decoded once here (a store that does not decode whole is not used), but only
-    // its place is kept: a chunk is read again from the file, checked and decoded when one of its
-    // lines is asked for (at a million cards the decoded lines were about 650 bytes each for the
-    // whole entity phase, and the encoded chunks held in memory about 220 MB).
+    // Only each line's key and place are read here (its lengths say where the next one starts): a
+    // chunk is read again from the file, checked and decoded when one of its lines is asked for, and
+    // a line that does not decode then is unknown, parsed as a new one (at a million cards the
+    // decoded lines were about 650 bytes each for the whole entity phase, the encoded chunks held in
+    // memory about 220 MB, and decoding every line here too cost seconds).
     const at = new Map<string, number>();
     const chunkNumbers: number[] = [];
     for (const [chunk, sha1, bytes] of db.prepare(`SELECT chunk, sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown, unknown]>) {
       if (typeof chunk !== 'number' || !intact(sha1, bytes)) return closed(db);
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let o = 0; o < bytes.length; ) {
-        const decoded = decodePriceLineAt(bytes, view, o);
-        if (decoded === null || at.has(decoded.line.key)) return closed(db);
-        at.set(decoded.line.key, chunkNumbers.length * OFFSET_SPAN + o);
-        o = decoded.next;
+        const next = skipPriceLineAt(bytes, view, o);
+        if (next < 0) return closed(db);
+        const key = bytes.toString('latin1', o, o + PRICE_LINE_KEY_BYTES);
+        if (at.has(key)) return closed(db);
+        at.set(key, chunkNumbers.length * OFFSET_SPAN + o);
+        o = next;
       }
       chunkNumbers.push(chunk);
     }
@@ -191,8 +198,13 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
       const place = at.get(key);
       if (place === undefined || !open) return undefined;
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
-      const line = chunk && decodePriceLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN)?.line;
-      return line && line.bytes === bytes ? { ...line.facts, input: line.input } : undefined;
+      const o = place % OFFSET_SPAN;
+      const decoded = chunk && decodePriceLineAt(chunk.bytes, chunk.view, o);
+      if (!decoded || decoded.line.key !== key || decoded.line.bytes !== bytes) return undefined;
+      // One object literal of one shape (a spread of the facts cost about 1 s at a million lines).
+      const { line } = decoded;
+      const f = line.facts;
+      return { entity: f.entity, id: f.id, end: f.end, range: f.range, summary: f.summary, input: line.input, encoded: chunk.bytes.subarray(o, decoded.next) };
     },
     close() {
       if (!open) return;
@@ -211,6 +223,8 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
  */
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;
+  /** Stores a line of the previous store as it was (KnownPriceLine.encoded): same line, same input. */
+  addEncoded(bytes: Uint8Array): void;
   /** Inserts the last chunk and the line count; returns the count. */
   finish(): number;
 }
@@ -233,6 +247,12 @@ export function createPriceLineWriter(db: Database.Database, version: string): P
     add(line) {
       if (finished) throw new Error('price line writer: add after finish');
       chunk.add(line);
+      count++;
+      if (chunk.lines >= CHUNK) flush();
+    },
+    addEncoded(bytes) {
+      if (finished) throw new Error('price line writer: add after finish');
+      chunk.addEncoded(bytes);
       count++;
       if (chunk.lines >= CHUNK) flush();
     },
@@ -265,6 +285,7 @@ export function createPriceLineScratch(indexPath: string, version: string): Pric
   const writer = createPriceLineWriter(db, version);
   return {
     add: (line) => writer.add(line),
+    addEncoded: (bytes) => writer.addEncoded(bytes),
     finish() {
       const count = writer.finish();
       if (db.open) {

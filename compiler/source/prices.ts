@@ -56,8 +56,19 @@ export interface PriceLine<K extends PriceLineIdentity = PriceLineIdentity> {
   fingerprint(...more: string[]): string;
 }
 
+/** The line number of each entity's accepted series, by entity and id. */
+export interface PricedEntities {
+  card: Map<string, number>;
+  figure: Map<string, number>;
+}
+
 export interface StreamPricesOptions<K extends PriceLineIdentity> {
   onProgress?: (kind: 'prices', lines: number) => void;
+  /**
+   * Filled with the line each accepted series is on, by entity and id (the duplicate check keeps it
+   * anyway): the caller learns which entities have a price line without a set of its own.
+   */
+  seen?: PricedEntities;
   /** Looks up a line by key (and its length in bytes, a cheap second check); a hit is not decoded or parsed. */
   known?: (key: string, size: number) => K | undefined;
 }
@@ -81,20 +92,25 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
 ): AsyncGenerator<PriceLine<K>> {
   const file = fileOf('prices');
   const refs = createRefIndex(catalog.rejected);
-  const seen = new Map<string, number>();
+  // The line each entity's series was first seen on, by entity and id: no key string per line.
+  const seen: PricedEntities = options.seen ?? { card: new Map(), figure: new Map() };
   const { asOf } = catalog.meta;
   const known = options.known;
   let count = 0;
 
+  // The series rejected for running past asOf (rare): a later line for the same entity is still a duplicate.
+  const late: PricedEntities = { card: new Map(), figure: new Map() };
+
   const reasonFor = (line: PriceLineIdentity, lineNo: number): string | null => {
-    const key = refKey.entity(line.entity, line.id);
     const exists = line.entity === 'card' ? catalog.cards.has(line.id) : catalog.figures.has(line.id);
-    const unknown = refs.problem(`${line.entity} ${line.id}`, key, exists);
-    if (unknown !== null) return unknown;
-    const first = seen.get(key);
+    if (!exists) return refs.problem(`${line.entity} ${line.id}`, refKey.entity(line.entity, line.id), false);
+    const first = seen[line.entity].get(line.id) ?? late[line.entity].get(line.id);
     if (first !== undefined) return `duplicate price series for ${line.entity} ${line.id} (first on line ${first})`;
-    seen.set(key, lineNo);
-    if (line.end !== null && line.end > asOf) return `the series runs to ${line.end}, after asOf ${asOf} in meta.json`;
+    if (line.end !== null && line.end > asOf) {
+      late[line.entity].set(line.id, lineNo);
+      return `the series runs to ${line.end}, after asOf ${asOf} in meta.json`;
+    }
+    seen[line.entity].set(line.id, lineNo);
     return null;
   };
 

@@ -19,7 +19,8 @@ const key = (n: number) => `k${String(n).padStart(26, '0')}`;
 const token = (n: number) => `t${String(n).padStart(23, '0')}`;
 const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, facts: priceLineFacts(record) });
 /** What the store gives back for a line: its facts and its entity's input token. */
-const knownOf = (l: StoredPriceLine) => ({ ...l.facts, input: l.input });
+// `encoded`: the line's own bytes in its chunk, as the codec writes it alone.
+const knownOf = (l: StoredPriceLine) => ({ ...l.facts, input: l.input, encoded: encodePriceLines([l]) });
 
 const LINES: StoredPriceLine[] = [
   line(1, { entity: 'card', id: 'mtg-lea-1', start: '2026-10-01', usdCents: [100, 200, null, 250] }),
@@ -130,6 +131,29 @@ describe('stored price lines', () => {
     expect(stored.get(key(45_000), 100 + 45_000)).toEqual(knownOf(many[45_000]));
     stored.close();
     expect(stored.get(key(0), 100)).toBeUndefined();
+  });
+
+  it('when stored lines are stored again as they were then the next store gives the same lines', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const first = join(dir, 'first.sqlite');
+    const second = join(dir, 'second.sqlite');
+    for (const p of [first, second]) new Database(p).close();
+    const many = Array.from({ length: 12_000 }, (_, n) => line(n, { entity: n % 2 ? 'card' : 'figure', id: `e-${n}`, start: '2026-11-01', usdCents: [n, null, n * 3] }));
+    writePriceLines(first, { version: 'v1', lines: many });
+    const stored = readPriceLines(first, 'v1');
+    const db = new Database(second);
+    db.exec('BEGIN');
+    const writer = createPriceLineWriter(db, 'v1');
+    // Every other line kept as it was, the others written from their facts: the same store.
+    many.forEach((l, n) => (n % 2 ? writer.addEncoded(stored.get(l.key, l.bytes)!.encoded) : writer.add(l)));
+    expect(writer.finish()).toBe(many.length);
+    db.exec('COMMIT');
+    db.close();
+    stored.close();
+    const again = readPriceLines(second, 'v1');
+    for (const n of [0, 1, 9_999, 10_000, 11_999]) expect(again.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
+    again.close();
   });
 
   it('when the renderer code hash differs then so does the version the lines are trusted under', () => {

@@ -55,6 +55,21 @@ describe('streamPrices', () => {
     expect(lines.map((l) => l.record)).toEqual(base.prices);
   });
 
+  it('when a series past asOf is followed by another for the same card then that one is a duplicate, and only accepted series are reported as seen', async () => {
+    const source = openSource(writeCatalog({ prices: [price({ id: 'base1-4', start: '2026-11-20', usdCents: [1, 2] }), price({ id: 'base1-4' }), price({})] }));
+    opened.push(source);
+    const catalog = await loadCatalog(source, { maxRejects: 50 });
+    const seen = { card: new Map<string, number>(), figure: new Map<string, number>() };
+    const lines = [];
+    for await (const line of streamPrices(source, catalog, { seen })) lines.push(line.id);
+    expect(catalog.rejects.finish().map(formatReject)).toEqual([
+      'prices.ndjson:1: the series runs to 2026-11-21, after asOf 2026-11-20 in meta.json',
+      'prices.ndjson:2: duplicate price series for card base1-4 (first on line 1)',
+    ]);
+    expect(lines).toEqual(['mtg-lea-1']);
+    expect([...seen.card]).toEqual([['mtg-lea-1', 3]]);
+  });
+
   it('when a series ends exactly on asOf then it is accepted', async () => {
     const { lines, rejects } = await readPrices({ prices: [price({ start: '2026-11-19', usdCents: [1, 2] })] });
     expect(rejects).toEqual([]);
