@@ -42,8 +42,8 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
 }
 
 /**
- * `unchangedCatalog`: the catalog files but prices and the renderer code are the previous snapshot's
- * (its stored catalog was taken, and its index was written by this code). The documents made from
+ * `unchangedCatalog`: the catalog files but prices and the compiler code are the previous snapshot's
+ * (its stored catalog was taken, and its index was written by this code: code-version.ts). The documents made from
  * those alone (the pull-stats, the activity feed) are then the previous snapshot's, kept without
  * walking the pull observations and activity events (at a million cards about 4 s of an incremental
  * compile).
