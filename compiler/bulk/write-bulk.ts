@@ -33,7 +33,7 @@ import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
 import { fileChecksum, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 import { openPreviousLines, StalePreviousBulk, type PreviousFile } from './previous-file.js';
-import { createDigestList, digestCount, digestHex, reorderDigests, sameDigest } from './digests.js';
+import { createDigestList, digestCount, digestHex, digestsBefore, objectsHash, reorderDigests, sameDigest, type ChangedObject } from './digests.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -128,38 +128,6 @@ const PATTERNS: Partial<Record<BulkName, RegExp>> = { cards: CARD_30D, figures: 
 export type DocumentEntry = { key: string; size: number } & ({ sha256: string } | { digest: Uint8Array });
 
 /**
- * The fingerprint of a job's objects, `key`, a space, the 32 digest bytes and a newline each, hashed
- * in large pieces: at a million cards one hash update and one hex string per object were about 3 s.
- */
-function objectsHash(): { add(key: string, digests: Uint8Array, i: number): void; digest(): string } {
-  const h = createHash('sha256');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let used = 0;
-  return {
-    add(key, digests, i) {
-      // A key is far shorter than the buffer; a longer one goes through on its own.
-      if (used + key.length * 3 + 34 > buf.length) {
-        h.update(buf.subarray(0, used));
-        used = 0;
-      }
-      if (key.length * 3 + 34 > buf.length) {
-        h.update(key).update(' ').update(digests.subarray(i * 32, i * 32 + 32)).update('\n');
-        return;
-      }
-      used += buf.write(key, used, 'utf8');
-      buf[used++] = 0x20;
-      buf.set(digests.subarray(i * 32, i * 32 + 32), used);
-      used += 32;
-      buf[used++] = 0x0a;
-    },
-    digest() {
-      h.update(buf.subarray(0, used));
-      return h.digest('hex');
-    },
-  };
-}
-
-/**
  * The job of a document bulk file (`cards`, `figures`, `oracle`) from the snapshot's entries (any
  * order; lines go in key order), and from the previous snapshot's objects when there is one.
  */
@@ -218,44 +186,10 @@ export function documentJob<E extends DocumentEntry>(
   }
   // The previous objects are the job's own but the few this compile changed, when it knows them
   // (at a million cards, reading the previous index's million rows took 4 s of the main thread).
-  const patched = changedSince ? previousFromChanges(sortedKeys, sortedShas, changedSince()) : null;
-  if (patched) job.previous = patched;
+  const patched = changedSince ? digestsBefore(sortedKeys, sortedShas, changedSince()) : null;
+  if (patched) job.previous = { keys: 'same', shas: patched };
   else if (previousObjects) job.previous = previousOf(pattern, previousObjects, sortedKeys);
   return job;
-}
-
-/** An object this compile wrote with other bytes than the previous snapshot's: its key and previous SHA-256. */
-export interface ChangedObject {
-  key: string;
-  before: Uint8Array;
-}
-
-/**
- * The previous snapshot's objects of a job whose keys are the previous ones (`changes` not null):
- * its digests with the changed ones put back. Null when a changed key is not among the job's.
- */
-function previousFromChanges(keys: readonly string[], shas: Uint8Array, changes: ChangedObject[] | null): NonNullable<BulkJob['previous']> | null {
-  if (changes === null) return null;
-  const before = shas.slice();
-  for (const c of changes) {
-    const i = sortedIndexOf(keys, c.key);
-    if (i < 0 || c.before.length !== 32) return null;
-    before.set(c.before, i * 32);
-  }
-  return { keys: 'same', shas: before };
-}
-
-/** Position of `key` in `keys` (sorted as keyOrder sorts), or -1. */
-function sortedIndexOf(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] === key) return mid;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** The previous snapshot's objects of a job, in key order; their keys only when they are not the job's own. */
