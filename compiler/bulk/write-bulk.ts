@@ -33,6 +33,7 @@ import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
 import { fileChecksum, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 import { openPreviousLines, StalePreviousBulk, type PreviousFile } from './previous-file.js';
+import { patchedJob, type DocumentPatch } from './patch-job.js';
 import { createDigestList, digestCount, digestHex, digestsBefore, objectsHash, reorderDigests, sameDigest, type ChangedObject } from './digests.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
@@ -80,6 +81,8 @@ export interface BulkJob {
   lines?: string[];
   /** A file whose bytes are the lines (the snapshot's changes.ndjson): compressed as they are, never held whole. */
   linesFile?: string;
+  /** A document job given as what changed since the previous snapshot, completed where it is built (patch-job.ts). */
+  patch?: DocumentPatch;
 }
 
 const CARD_30D = /^v1\/cards\/[^/]+\/30d\.json\.gz$/;
@@ -423,7 +426,8 @@ function linkOrCopy(from: string, to: string): void {
  * Builds one bulk file into `dir`, or hard-links the previous snapshot's file when its input
  * fingerprint is the same (equal inputs give equal bytes, so nothing is lost by not rebuilding).
  */
-export async function buildBulkFile(job: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
+export async function buildBulkFile(given: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
+  const job = given.patch ? patchedJob(given.patch) : given;
   makeDirsSync(join(dir, BULK_DIR));
   const file = bulkFileOf(job.name);
   const prev = previous.get(job.name);

@@ -11,7 +11,7 @@ import type { Envelope } from '../../snapshots/envelope.js';
 import { setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
-import { pageSlices } from '../render/paginate.js';
+import { pageCount, pageSlices } from '../render/paginate.js';
 import { groupArtists, renderArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
@@ -47,11 +47,39 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
  * those alone (the pull-stats, the activity feed) are then the previous snapshot's, kept without
  * walking the pull observations and activity events (at a million cards about 4 s of an incremental
  * compile).
+ *
+ * So is every document made from a known group of entities none of which was rendered again this
+ * compile (an entity is rendered again exactly when its input changed: entity-phase.ts): an oracle
+ * concept, a set's, an artist's or a series' pages, a user's showcase and binder pages. They are kept
+ * without computing their inputs (the groups come from the catalog, which is the previous one), so
+ * the work follows the change: a 1% price change at a million cards touches about one oracle
+ * concept in fifty.
  */
 export function renderAggregates(
   catalog: LoadedCatalog, prices: PriceSummaries, priceRange: PriceRange, sink: DocumentSink, progress: ProgressSink, unchangedCatalog = false,
 ): void {
   const index = catalogIndex(catalog, prices);
+  // The entities rendered again, when the rest of the catalog is the previous snapshot's; else null.
+  const changed = unchangedCatalog ? { card: new Set(prices.rendered.card), figure: new Set(prices.rendered.figure) } : null;
+  const same = (entity: 'card' | 'figure', ids: Iterable<string>): boolean => {
+    if (changed === null) return false;
+    for (const id of ids) if (changed[entity].has(id)) return false;
+    return true;
+  };
+  const sameRefs = (refs: readonly EntityRef[]): boolean => changed !== null && refs.every((r) => !changed[r.entity].has(r.id));
+  /** Keeps all `pageCount(items)` pages of a list made from unchanged entities; false when it must be computed. */
+  let keptUnchanged = 0;
+  const keptList = (keyOf: (page: number) => string, items: number, unchanged: boolean): boolean => {
+    if (!unchanged || !sink.keepList(keyOf, pageCount(items))) return false;
+    progress.advance(pageCount(items));
+    keptUnchanged += pageCount(items);
+    return true;
+  };
+  const kept = (key: string): boolean => {
+    if (!sink.keep(key)) return false;
+    keptUnchanged++;
+    return true;
+  };
   const putList = <T>(family: ListFamily, pages: Envelope<T[]>[]) => {
     pages.forEach((page, i) => sink.put(listPageKey(family, i + 1), page));
     progress.advance(pages.length);
@@ -76,15 +104,27 @@ export function renderAggregates(
   }
 
   // An oracle document is made from its printings alone (their records, sets and prices), so it is
-  // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts).
-  for (const [oracleId, printings] of byOracle) {
+  // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
+  // unchanged catalog, one none of whose printings changed is kept (looked up many at a time).
+  const putOracle = (oracleId: string, printings: PricedCard[]) =>
     sink.putFromCards(oracleKey(oracleId), printings.map((p) => p.card.id), () =>
       renderOracle({
         oracleId,
         printings: printings.map((p) => ({ card: p.card, set: catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode))!, summary: p.summary })),
       }));
+  let unchangedOracles: string[] = [];
+  const keepOracles = () => {
+    const missing = new Set(sink.keepAll(unchangedOracles.map(oracleKey)));
+    for (const oracleId of unchangedOracles) if (missing.has(oracleKey(oracleId))) putOracle(oracleId, byOracle.get(oracleId)!);
+    keptUnchanged += unchangedOracles.length - missing.size;
+    unchangedOracles = [];
+  };
+  for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
+    if (!same('card', printings.map((p) => p.card.id))) putOracle(oracleId, printings);
+    else if (unchangedOracles.push(oracleId) >= 256) keepOracles();
   }
+  keepOracles();
 
   // A list made from a known group of entities is rendered only when its input changed (document-sink.ts).
   const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]) => {
@@ -96,14 +136,18 @@ export function renderAggregates(
   // order: it is written only when one of those changed (a 1% price change touches most sets, but
   // few of their pages).
   for (const set of catalog.sets) {
-    const ordered = orderSetCards(set, bySet.get(setMapKey(set.game, set.code)) ?? []);
+    const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
+    const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
+    if (keptList(keyOf, cards.length, same('card', cards.map((p) => p.card.id)))) continue;
+    const ordered = orderSetCards(set, cards);
     const list = { asOf: ordered.asOf, total: ordered.cards.length };
     const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
-    sink.putPages((page) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page), inputs, () => renderOrderedSetPages(set, ordered));
+    sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
     progress.advance(inputs.length);
   }
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
+    if (keptList((page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, same('card', group.cards.map((c) => c.id)))) continue;
     const cards = group.cards.map(priced);
     putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
       renderArtistPages(slug, group.name, cards, catalog.setsByKey));
@@ -117,6 +161,7 @@ export function renderAggregates(
   }
   for (const series of catalog.figureSeries.values()) {
     const figures = figuresBySeries.get(series.id) ?? [];
+    if (keptList((page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, same('figure', figures.map((f) => f.figure.id)))) continue;
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
     putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
   }
@@ -160,13 +205,20 @@ export function renderAggregates(
   for (const { user, binders } of owners) {
     const shown = binders.filter((b) => isPublishedBinder(b, user));
     const refs = shown.flatMap((b) => b.items.map((i): EntityRef => ({ entity: i.entity, id: i.id })));
+    progress.advance(1);
+    // The showcase document reads no entity: with an unchanged catalog it is the previous one.
+    const showcaseKept = changed !== null && kept(showcaseKey(user.handle));
+    const pagesKept = keptList(
+      (page) => listPageKey({ kind: 'showcaseBinders', handle: user.handle }, page), shown.length,
+      sameRefs(refs),
+    );
     let docs: ShowcaseDocuments | null = null;
     const rendered = () => (docs ??= renderShowcases(user, shown, index)!);
-    sink.putFrom(showcaseKey(user.handle), sink.inputOf('showcase', [user, shown], []), () => rendered().showcase);
-    putListFrom({ kind: 'showcaseBinders', handle: user.handle }, sink.inputOf('showcase-binders', [user, shown], refs), () => rendered().binders.pages);
-    progress.advance(1);
+    if (!showcaseKept) sink.putFrom(showcaseKey(user.handle), sink.inputOf('showcase', [user, shown], []), () => rendered().showcase);
+    if (!pagesKept) putListFrom({ kind: 'showcaseBinders', handle: user.handle }, sink.inputOf('showcase-binders', [user, shown], refs), () => rendered().binders.pages);
   }
 
   sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange }));
   progress.advance(1);
+  if (keptUnchanged > 0) progress.note(`aggregate documents: ${keptUnchanged} made from no changed card or figure kept as they were, their inputs not computed`);
 }

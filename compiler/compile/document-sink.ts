@@ -76,6 +76,13 @@ export interface DocumentSink {
   keep(key: string): boolean;
   /** `keep` for the pages of one list, from page 1 while the previous snapshot has them; returns how many. */
   keepPages(keyOf: (page: number) => string): number;
+  /**
+   * `keep` for pages 1..`pages` of one list, all or none: false (nothing kept) unless the previous
+   * snapshot has exactly those pages.
+   */
+  keepList(keyOf: (page: number) => string, pages: number): boolean;
+  /** `keep` for many keys, looked up together; returns the keys the previous snapshot lacks (not kept). */
+  keepAll(keys: readonly string[]): string[];
 }
 
 /**
@@ -158,6 +165,22 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
       let page = 1;
       while (keep(keyOf(page))) page++;
       return page - 1;
+    },
+    keepList(keyOf, pages) {
+      if (!table.incremental) return false;
+      const keys = Array.from({ length: pages }, (_, i) => keyOf(i + 1));
+      // One statement for the list: its pages, and the page after the last, which must not be there.
+      const found = table.previousInputs([...keys, keyOf(pages + 1)]);
+      if (found.size !== pages || !keys.every((k) => found.has(k))) return false;
+      table.reuse(keys, 'aggregate');
+      return true;
+    },
+    keepAll(keys) {
+      if (!table.incremental) return [...keys];
+      const found = table.previousInputs(keys);
+      const kept = keys.filter((k) => found.has(k));
+      if (kept.length > 0) table.reuse(kept, 'aggregate');
+      return kept.length === keys.length ? [] : keys.filter((k) => !found.has(k));
     },
     putPages(keyOf, inputs, render) {
       let pages: readonly unknown[] | null = null;

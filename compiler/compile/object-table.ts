@@ -42,6 +42,7 @@ import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshot
 import type { ObjectLoc, PackOutput } from './pack-output.js';
 import { PackLedger } from './pack-ledger.js';
 import { manifestObjects, type PreviousSnapshot } from './previous.js';
+import { CARDS, DOCUMENT_RANGES, FIGURES, type DocumentName } from '../bulk/document-ranges.js';
 
 /** An object written by this compile. */
 export interface NewObject {
@@ -82,12 +83,8 @@ const CHANGE_NAMES = ['unchanged', 'new', 'changed', 'removed'] as const;
 const BATCH = 64;
 const OBJECT_COLUMNS = '(key, pack, offset, length, sha256, input)';
 
-/** Key ranges of the entities (their stale rows are found from the catalog, `documents`) and the document bulk files. */
-const CARDS = { from: 'v1/cards/', to: 'v1/cards0', where: "key GLOB 'v1/cards/*/30d.json.gz'" };
-const FIGURES = { from: 'v1/figures/', to: 'v1/figures0', where: "key NOT GLOB 'v1/figures/*/*'" };
-const ORACLE = { from: 'v1/oracle/', to: 'v1/oracle0', where: '1' };
-export const DOCUMENT_RANGES = { cards: CARDS, figures: FIGURES, oracle: ORACLE } as const;
-export type DocumentName = keyof typeof DOCUMENT_RANGES;
+/** The entities' and document bulk files' key ranges (their stale rows are found from the catalog, `documents`). */
+export { DOCUMENT_RANGES, type DocumentName } from '../bulk/document-ranges.js';
 
 /** The row count, so the next compile does not count the rows (a scan of the table: 0.6 s at 100,000 cards). */
 const ROWS_META = 'object_rows';
@@ -301,6 +298,32 @@ export class ObjectTable {
       changed.push({ key, before });
     }
     return changed;
+  }
+
+  /**
+   * In a copy, the objects of one document bulk file's range this compile wrote with other bytes, in
+   * key order, with where they are now (sealed packs); null when a key of the range was added or
+   * removed, or the table is not a copy. The bulk thread takes the others from the previous index
+   * (patch-job.ts): only valid when no entity of the range is gone (`documents` deletes those).
+   */
+  changedObjects(name: DocumentName): StoredObject[] | null {
+    if (this.mode !== 'copy') return null;
+    this.flush();
+    const range = DOCUMENT_RANGES[name];
+    const rows = this.db.prepare(
+      `SELECT key, change, pack, offset, length, sha256 FROM temp.touched JOIN main.objects USING (key)
+        WHERE key >= ? AND key < ? AND ${range.where} AND change != ${UNCHANGED} ORDER BY key`,
+    ).raw().all(range.from, range.to) as [string, number, number, number, number, Buffer][];
+    const changed: StoredObject[] = [];
+    for (const [key, change, pack, offset, length, digest] of rows) {
+      if (change !== CHANGED) return null;
+      const packSha = this.ledger.sha256Of(pack);
+      if (packSha === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
+      changed.push({ key, size: length, digest, pack: packSha, offset });
+    }
+    // A removed key has no row to join: counted apart.
+    const removed = this.db.prepare(`SELECT count(*) FROM temp.touched WHERE key >= ? AND key < ? AND ${range.where} AND change = ${REMOVED}`).pluck().get(range.from, range.to) as number;
+    return removed === 0 ? changed : null;
   }
 
   /** The previous snapshot's objects of one document bulk file, [key, { sha256 }] in key order. */

@@ -27,8 +27,12 @@ export function paginate<T>(kind: DocumentKind, items: T[], asOf: string | null)
  * @example pageSlices(items250).map((s) => s.length)  // [100, 100, 50]
  */
 export function pageSlices<T>(items: readonly T[]): T[][] {
-  const pageCount = Math.max(1, Math.ceil(items.length / STORED_PAGE_SIZE));
   const slices: T[][] = [];
-  for (let p = 0; p < pageCount; p++) slices.push(items.slice(p * STORED_PAGE_SIZE, (p + 1) * STORED_PAGE_SIZE));
+  for (let p = 0, n = pageCount(items.length); p < n; p++) slices.push(items.slice(p * STORED_PAGE_SIZE, (p + 1) * STORED_PAGE_SIZE));
   return slices;
+}
+
+/** How many stored pages a list of `items` items has (page 1 always exists). */
+export function pageCount(items: number): number {
+  return Math.max(1, Math.ceil(items / STORED_PAGE_SIZE));
 }

@@ -48,6 +48,9 @@ describe('the stored catalog', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(STORED_CATALOG_NOTE);
     expect(r.stderr).toContain(`cards and figures: ${lines.length - changed} re-used with the input stored beside their unchanged price line`);
+    // Most aggregate documents are made from no changed card or figure: kept without their inputs computed.
+    const kept = Number(/aggregate documents: (\d+) made from no changed card or figure kept as they were/.exec(r.stderr)?.[1]);
+    expect(kept).toBeGreaterThan(0);
     // The same file again, linked, not written a second time; the previous snapshot's name for it is gone.
     expect(statePath(root)).not.toBe(before);
     expect(statSync(statePath(root)).ino).toBe(inode);
@@ -67,6 +70,8 @@ describe('the stored catalog', () => {
     expect(r.stderr).not.toContain(STORED_CATALOG_NOTE);
     // Another catalog: every entity's input is fingerprinted again, none is re-used by its line alone.
     expect(r.stderr).not.toContain('re-used with the input stored');
+    // Nor is any aggregate document kept without its input computed: the user may be in it.
+    expect(r.stderr).not.toContain('made from no changed card or figure kept');
     expect(readFileSync(statePath(root)).equals(before)).toBe(false);
     // Only the current snapshot keeps one: the previous snapshot's was deleted once this one was published.
     const ids = readdirSync(root).filter((n) => /^\d{8}T/.test(n)).sort();

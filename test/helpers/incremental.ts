@@ -36,8 +36,9 @@ export async function expectSameAsFullCompile(cat: string, root: string) {
   expect(objects(root)).toEqual(objects(fresh));
   // The document and sets bulk files too: built from the previous snapshot's lines and segments,
   // byte-identical to ones built from every object (the change list differs, by definition).
+  // Their input fingerprints too: the next compile re-uses a file whose input is the same.
   const bulk = (dir: string) =>
-    (manifestHeader(dir).bulk as { name: string; sha256: string; count: number }[]).filter((b) => b.name !== 'changes').map((b) => `${b.name} ${b.sha256} ${b.count}`);
+    (manifestHeader(dir).bulk as { name: string; sha256: string; count: number; input: string }[]).filter((b) => b.name !== 'changes').map((b) => `${b.name} ${b.sha256} ${b.count} ${b.input}`);
   expect(bulk(root)).toEqual(bulk(fresh));
   const search = (dir: string) => {
     const db = new Database(join(dir, currentId(dir)!, SEARCH_DB_FILE), { readonly: true });
