@@ -49,18 +49,24 @@ export function updateSearchIndexCopy(path: string, previous: PreviousSearchInde
   let done = false;
   try {
     if (db.pragma('user_version', { simple: true }) !== SEARCH_SCHEMA_VERSION) return null;
-    const want: Record<string, number> = { card: catalog.cards.size, figure: catalog.figures.size, set: catalog.sets.length };
+    const counts: Record<string, number> = { card: catalog.cards.size, figure: catalog.figures.size, set: catalog.sets.length };
     const have = db.prepare('SELECT kind, count(*) AS n FROM search_entries GROUP BY kind').all() as { kind: string; n: number }[];
-    if (have.length !== Object.values(want).filter((n) => n > 0).length || have.some((k) => want[k.kind] !== k.n)) return null;
-    // Rows by (kind, id): the table is keyed by rank and has no index on the id, and one pass over
-    // 105,856 rows costs less than an index built for a thousand lookups.
+    if (have.length !== Object.values(counts).filter((n) => n > 0).length || have.some((k) => counts[k.kind] !== k.n)) return null;
+    // Rows by (kind, id): the table is keyed by rank and has no index on the id. The wanted entries go
+    // into a temporary table joined in SQL: one pass over the rows without a string per row made here
+    // (at a million entries the pass in JavaScript took about 2 s of the main thread).
+    db.exec('CREATE TEMP TABLE wanted (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID');
+    const want = db.prepare('INSERT OR IGNORE INTO temp.wanted (kind, id) VALUES (?, ?)');
+    db.transaction(() => {
+      for (const id of rendered.card) want.run('card', id);
+      for (const id of rendered.figure) want.run('figure', id);
+    })();
     const wanted = new Set<string>();
     for (const id of rendered.card) wanted.add(`card\u0000${id}`);
     for (const id of rendered.figure) wanted.add(`figure\u0000${id}`);
     const rankOf = new Map<string, number>();
-    for (const [rank, kind, id] of db.prepare('SELECT rank, kind, id FROM search_entries').raw().iterate() as Iterable<[number, string, string]>) {
-      const k = `${kind}\u0000${id}`;
-      if (wanted.has(k)) rankOf.set(k, rank);
+    for (const [rank, kind, id] of db.prepare('SELECT rank, kind, id FROM search_entries JOIN temp.wanted USING (kind, id)').raw().iterate() as Iterable<[number, string, string]>) {
+      rankOf.set(`${kind}\u0000${id}`, rank);
     }
     if (rankOf.size !== wanted.size) return null;
     db.pragma('journal_mode = OFF');

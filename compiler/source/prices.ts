@@ -104,7 +104,8 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
   const reasonFor = (line: PriceLineIdentity, lineNo: number): string | null => {
     const exists = line.entity === 'card' ? catalog.cards.has(line.id) : catalog.figures.has(line.id);
     if (!exists) return refs.problem(`${line.entity} ${line.id}`, refKey.entity(line.entity, line.id), false);
-    const first = seen[line.entity].get(line.id) ?? late[line.entity].get(line.id);
+    // `late` is nearly always empty: no second look-up per line in a million-entry map then.
+    const first = seen[line.entity].get(line.id) ?? (late[line.entity].size > 0 ? late[line.entity].get(line.id) : undefined);
     if (first !== undefined) return `duplicate price series for ${line.entity} ${line.id} (first on line ${first})`;
     if (line.end !== null && line.end > asOf) {
       late[line.entity].set(line.id, lineNo);

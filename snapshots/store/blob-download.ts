@@ -28,7 +28,7 @@ async function localHash(path: string, size: number): Promise<string | null> {
   const s = await stat(path).catch(() => null);
   if (s === null || !s.isFile() || s.size !== size) return null;
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
