@@ -27,8 +27,12 @@ import { isPublishedBinder } from '../render/privacy.js';
 import { renderCatalogSummary, type PriceRange } from '../render/summary.js';
 import { compareText } from '../render/order.js';
 import type { DocumentSink, EntityRef } from './document-sink.js';
+import { DOCUMENT_RANGES } from '../bulk/document-ranges.js';
 import type { ProgressSink } from './progress.js';
 import type { PriceSummaries } from './index.js';
+
+/** The oracle concepts' key range: only oracle documents are in it. */
+const ORACLE_RANGE = DOCUMENT_RANGES.oracle;
 
 export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): CatalogIndex {
   return {
@@ -64,6 +68,11 @@ export function renderAggregates(
   const same = (entity: 'card' | 'figure', ids: Iterable<string>): boolean => {
     if (changed === null) return false;
     for (const id of ids) if (changed[entity].has(id)) return false;
+    return true;
+  };
+  const sameCards = (cards: readonly PricedCard[]): boolean => {
+    if (changed === null) return false;
+    for (const p of cards) if (changed.card.has(p.card.id)) return false;
     return true;
   };
   const sameRefs = (refs: readonly EntityRef[]): boolean => changed !== null && refs.every((r) => !changed[r.entity].has(r.id));
@@ -112,19 +121,24 @@ export function renderAggregates(
         oracleId,
         printings: printings.map((p) => ({ card: p.card, set: catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode))!, summary: p.summary })),
       }));
-  let unchangedOracles: string[] = [];
-  const keepOracles = () => {
-    const missing = new Set(sink.keepAll(unchangedOracles.map(oracleKey)));
-    for (const oracleId of unchangedOracles) if (missing.has(oracleKey(oracleId))) putOracle(oracleId, byOracle.get(oracleId)!);
-    keptUnchanged += unchangedOracles.length - missing.size;
-    unchangedOracles = [];
-  };
+  // The unchanged ones are the rest of the previous snapshot's oracle range, kept in one statement
+  // once the others are written; one by one (looked up 256 at a time) if the count differs.
+  const unchangedOracles: string[] = [];
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
-    if (!same('card', printings.map((p) => p.card.id))) putOracle(oracleId, printings);
-    else if (unchangedOracles.push(oracleId) >= 256) keepOracles();
+    if (sameCards(printings)) unchangedOracles.push(oracleId);
+    else putOracle(oracleId, printings);
   }
-  keepOracles();
+  if (unchangedOracles.length > 0 && sink.keepRange(ORACLE_RANGE.from, ORACLE_RANGE.to, unchangedOracles.length)) {
+    keptUnchanged += unchangedOracles.length;
+  } else {
+    for (let i = 0; i < unchangedOracles.length; i += 256) {
+      const ids = unchangedOracles.slice(i, i + 256);
+      const missing = new Set(sink.keepAll(ids.map(oracleKey)));
+      for (const oracleId of ids) if (missing.has(oracleKey(oracleId))) putOracle(oracleId, byOracle.get(oracleId)!);
+      keptUnchanged += ids.length - missing.size;
+    }
+  }
 
   // A list made from a known group of entities is rendered only when its input changed (document-sink.ts).
   const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]) => {
@@ -138,7 +152,7 @@ export function renderAggregates(
   for (const set of catalog.sets) {
     const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
-    if (keptList(keyOf, cards.length, same('card', cards.map((p) => p.card.id)))) continue;
+    if (keptList(keyOf, cards.length, sameCards(cards))) continue;
     const ordered = orderSetCards(set, cards);
     const list = { asOf: ordered.asOf, total: ordered.cards.length };
     const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));

@@ -83,6 +83,11 @@ export interface DocumentSink {
   keepList(keyOf: (page: number) => string, pages: number): boolean;
   /** `keep` for many keys, looked up together; returns the keys the previous snapshot lacks (not kept). */
   keepAll(keys: readonly string[]): string[];
+  /**
+   * `keep` for every previous object in key range [from, to) not put yet, when there are exactly
+   * `expected`; otherwise keeps none and returns false.
+   */
+  keepRange(from: string, to: string, expected: number): boolean;
 }
 
 /**
@@ -175,6 +180,7 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
       table.reuse(keys, 'aggregate');
       return true;
     },
+    keepRange: (from, to, expected) => table.incremental && table.keepRange(from, to, expected),
     keepAll(keys) {
       if (!table.incremental) return [...keys];
       const found = table.previousInputs(keys);

@@ -9,7 +9,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSnapshot } from '../../../compiler/compile/index.js';
-import { pullStatsKey, setPageKey } from '../../../snapshots/keys.js';
+import { oracleKey, pullStatsKey, setPageKey } from '../../../snapshots/keys.js';
+import Database from 'better-sqlite3';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { currentId, indexEntries, readDoc } from '../../helpers/snapshot-files.js';
 
@@ -120,4 +121,43 @@ describe('aggregate re-use', () => {
     const series = [...new Set(readFileSync(join(cat, 'figures.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seriesId))];
     for (const s of series) expect(seen(pullStatsKey(s)), s).toEqual({ reused: false, changed: true });
   });
+
+  it('when only prices changed then the oracle concepts none of whose printings changed are kept in place, the others written again', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const card = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((p) => p.entity === 'card' && p.usdCents.at(-1) !== null && oracleOf(cat, p.id) !== null)!;
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.id === card.id, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 3] }));
+    const other = oracleKeys(root, first).find((k) => k !== oracleKey(oracleOf(cat, card.id)!))!;
+
+    const seen = await recompile(cat, root, first);
+    expect(seen(oracleKey(oracleOf(cat, card.id)!))).toEqual({ reused: false, changed: true });
+    expect(seen(other)).toEqual({ reused: true, changed: false });
+  });
+
+  it('when the previous index lacks an unchanged oracle concept then it is rendered, not counted as kept', async () => {
+    const { cat, root, first } = await compiledCopy();
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.usdCents.at(-1) !== null, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 3] }));
+    // A damaged previous index: one oracle row gone (its row count kept consistent).
+    const gone = oracleKeys(root, first).at(-1)!;
+    const db = new Database(join(root, first, 'objects.sqlite'));
+    expect(db.prepare('DELETE FROM objects WHERE key = ?').run(gone).changes).toBe(1);
+    db.prepare("UPDATE object_index_meta SET value = CAST(value AS INTEGER) - 1 WHERE key = 'object_rows'").run();
+    db.close();
+
+    await compile(cat, root);
+    // recompile's check: the snapshot holds what a full compile holds, the missing concept included.
+    const fresh = tempDir();
+    await compile(cat, fresh);
+    const objects = (r: string) => indexEntries(r, currentId(r)!)!.map((e) => `${e.key} ${e.sha256}`);
+    expect(objects(root)).toEqual(objects(fresh));
+    expect(objects(root).some((o) => o.startsWith(`${gone} `))).toBe(true);
+  });
 });
+
+/** The oracle id of a card of `cat`, or null. */
+function oracleOf(cat: string, id: string): string | null {
+  const line = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n').find((l) => l.includes(`"id":"${id}"`));
+  return line ? (JSON.parse(line).oracleId as string | null) : null;
+}
+
+const oracleKeys = (root: string, id: string) => indexEntries(root, id)!.map((e) => e.key).filter((k) => k.startsWith('v1/oracle/'));
+
