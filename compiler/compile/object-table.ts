@@ -18,7 +18,7 @@
  *     entries loaded into a scratch table (`prev`, a file beside the index removed at `close`); its
  *     unchanged objects are copied into the new pack, so every key is inserted.
  *
- * Which keys changed is recorded as they are written (`touched`, a temporary table of the keys
+ * Which keys changed is recorded as they are written (`touched`, touched-keys.ts: a temporary table of the keys
  * written or re-used one by one, with their change), so the counts and the change list never scan
  * the unchanged rows. Re-used cards and figures are only counted; an aggregate re-used is recorded,
  * because the stale ones (a page no longer rendered) are found as the rows of the aggregate key
@@ -43,6 +43,8 @@ import type { ObjectLoc, PackOutput } from './pack-output.js';
 import { PackLedger } from './pack-ledger.js';
 import { manifestObjects, type PreviousSnapshot } from './previous.js';
 import { CARDS, DOCUMENT_RANGES, FIGURES, type DocumentName } from '../bulk/document-ranges.js';
+import { BATCH, duplicateKeyError, marks, padded, rowMarks } from './sql-batch.js';
+import { CHANGED, NEW, REMOVED, TouchedKeys, UNCHANGED } from './touched-keys.js';
 
 /** An object written by this compile. */
 export interface NewObject {
@@ -73,14 +75,6 @@ export interface ChangeCounts {
 }
 
 type Mode = 'full' | 'copy' | 'perUrl';
-const UNCHANGED = 0;
-const NEW = 1;
-const CHANGED = 2;
-const REMOVED = 3;
-const CHANGE_NAMES = ['unchanged', 'new', 'changed', 'removed'] as const;
-
-/** Rows per INSERT and keys per `IN (...)` lookup: one statement call instead of 64 (a call costs more than the row). */
-const BATCH = 64;
 const OBJECT_COLUMNS = '(key, pack, offset, length, sha256, input)';
 
 /** The entities' and document bulk files' key ranges (their stale rows are found from the catalog, `documents`). */
@@ -99,7 +93,8 @@ export class ObjectTable {
   private readonly scratch: string | null;
   private readonly statements = new Map<string, Database.Statement>();
   private pending: NewObject[] = [];
-  private pendingReused: string[] = [];
+  /** What this compile wrote or re-used, with each key's change (null in a full compile: every key is new). */
+  private readonly touched: TouchedKeys | null = null;
   /** The packs the index lists, their numbers and live bytes (pack-ledger.ts). */
   private readonly ledger: PackLedger;
   private rows = 0;
@@ -127,8 +122,7 @@ export class ObjectTable {
       // Bounded, outside the JS heap: the B-tree pages the lookups and inserts touch.
       this.db.pragma('cache_size = -65536');
       if (this.mode !== 'copy') createObjectIndexTables(this.db);
-      // `before`: a changed row's previous SHA-256 (the bulk files' previous digests, previousDigests).
-      if (this.mode !== 'full') this.db.exec('CREATE TEMP TABLE touched (key TEXT PRIMARY KEY, change INTEGER NOT NULL, before BLOB) WITHOUT ROWID');
+      if (this.mode !== 'full') this.touched = new TouchedKeys(this.db);
       if (this.scratch !== null) this.loadManifest(this.scratch, previous!.index);
       this.ledger = this.mode === 'copy' ? PackLedger.load(this.db) : new PackLedger();
       if (this.mode === 'copy') this.rows = this.loadRowCount();
@@ -227,9 +221,7 @@ export class ObjectTable {
   keepRange(from: string, to: string, expected: number): boolean {
     if (this.mode !== 'copy') return false;
     this.flush();
-    const rest = `FROM main.objects WHERE key >= ? AND key < ? AND key NOT IN (SELECT key FROM temp.touched)`;
-    if ((this.db.prepare(`SELECT count(*) ${rest}`).pluck().get(from, to) as number) !== expected) return false;
-    this.db.prepare(`INSERT INTO temp.touched (key, change, before) SELECT key, ${UNCHANGED}, NULL ${rest}`).run(from, to);
+    if (!this.touched!.recordRest(from, to, expected)) return false;
     this.put += expected;
     return true;
   }
@@ -249,10 +241,7 @@ export class ObjectTable {
     if (this.mode === 'full') throw new CatalogError('internal', `nothing to re-use ${keys[0]} from: there is no previous snapshot`);
     if (this.mode === 'copy') {
       this.put += keys.length;
-      if (kind === 'aggregate') {
-        this.pendingReused.push(...keys);
-        if (this.pendingReused.length >= BATCH) this.flushReused();
-      }
+      if (kind === 'aggregate') this.touched!.reused(keys);
       return;
     }
     const row = this.stmt('prevRow', () => 'SELECT length, sha256, input FROM prev.objects WHERE key = ?').raw();
@@ -307,10 +296,8 @@ export class ObjectTable {
   changedDocuments(name: DocumentName): { key: string; before: Buffer }[] | null {
     if (this.mode !== 'copy') return null;
     this.flush();
-    const range = DOCUMENT_RANGES[name];
-    const rows = this.db.prepare(`SELECT key, change, before FROM temp.touched WHERE key >= ? AND key < ? AND ${range.where} AND change != ${UNCHANGED} ORDER BY key`).raw().all(range.from, range.to) as [string, number, Buffer | null][];
     const changed: { key: string; before: Buffer }[] = [];
-    for (const [key, change, before] of rows) {
+    for (const [key, change, before] of this.touched!.changedIn(DOCUMENT_RANGES[name])) {
       if (change !== CHANGED || before === null) return null;
       changed.push({ key, before });
     }
@@ -327,20 +314,15 @@ export class ObjectTable {
     if (this.mode !== 'copy') return null;
     this.flush();
     const range = DOCUMENT_RANGES[name];
-    const rows = this.db.prepare(
-      `SELECT key, change, pack, offset, length, sha256 FROM temp.touched JOIN main.objects USING (key)
-        WHERE key >= ? AND key < ? AND ${range.where} AND change != ${UNCHANGED} ORDER BY key`,
-    ).raw().all(range.from, range.to) as [string, number, number, number, number, Buffer][];
     const changed: StoredObject[] = [];
-    for (const [key, change, pack, offset, length, digest] of rows) {
+    for (const [key, change, pack, offset, length, digest] of this.touched!.changedRowsIn(range)) {
       if (change !== CHANGED) return null;
       const packSha = this.ledger.sha256Of(pack);
       if (packSha === undefined) throw new CatalogError('internal', `${key} is in pack number ${pack}, which is not sealed`);
       changed.push({ key, size: length, digest, pack: packSha, offset });
     }
     // A removed key has no row to join: counted apart.
-    const removed = this.db.prepare(`SELECT count(*) FROM temp.touched WHERE key >= ? AND key < ? AND ${range.where} AND change = ${REMOVED}`).pluck().get(range.from, range.to) as number;
-    return removed === 0 ? changed : null;
+    return this.touched!.removedIn(range) === 0 ? changed : null;
   }
 
   /** The previous snapshot's objects of one document bulk file, [key, { sha256 }] in key order. */
@@ -366,16 +348,13 @@ export class ObjectTable {
   removeStale(): void {
     this.flush();
     if (this.mode === 'perUrl') {
-      const gone = this.db.prepare('INSERT INTO temp.touched (key, change) SELECT key, ? FROM prev.objects WHERE key NOT IN (SELECT key FROM main.objects)').run(REMOVED);
-      this.counted.removed += gone.changes;
+      this.counted.removed += this.touched!.recordGoneFromPrevious();
     } else if (this.mode === 'copy' && this.rows !== this.put) {
       // Outside the cards' range (94% of the keys) and without the figures (entities, `documents`):
       // the aggregates, each of which this compile recorded in `touched` when it wrote or re-used it.
-      const stale = this.db.prepare(
-        `SELECT key FROM objects WHERE (key < '${CARDS.from}' OR key >= '${CARDS.to}')
-           AND NOT (key >= '${FIGURES.from}' AND key < '${FIGURES.to}' AND ${FIGURES.where})
-           AND key NOT IN (SELECT key FROM temp.touched)`,
-      ).pluck().all() as string[];
+      const stale = this.touched!.untouched(
+        `(key < '${CARDS.from}' OR key >= '${CARDS.to}') AND NOT (key >= '${FIGURES.from}' AND key < '${FIGURES.to}' AND ${FIGURES.where})`,
+      );
       for (const key of stale) this.deleteRange(key, key);
     }
     if (this.rows !== this.put) {
@@ -392,16 +371,11 @@ export class ObjectTable {
   /** Every key that is not unchanged, in key order (read from the table each time it is iterated). */
   changes(): Iterable<ChangeEntry> {
     this.flush();
+    if (this.touched !== null) return this.touched.changes();
     const db = this.db;
-    const full = this.mode === 'full';
     return {
       *[Symbol.iterator]() {
-        if (full) {
-          for (const key of db.prepare('SELECT key FROM objects ORDER BY key').pluck().iterate() as Iterable<string>) yield { key, change: 'new' };
-          return;
-        }
-        const rows = db.prepare('SELECT key, change FROM temp.touched WHERE change != 0 ORDER BY key').raw().iterate() as Iterable<[string, number]>;
-        for (const [key, change] of rows) yield { key, change: CHANGE_NAMES[change] as ChangeEntry['change'] };
+        for (const key of db.prepare('SELECT key FROM objects ORDER BY key').pluck().iterate() as Iterable<string>) yield { key, change: 'new' };
       },
     };
   }
@@ -464,14 +438,7 @@ export class ObjectTable {
 
   private flush(): void {
     this.flushWritten();
-    this.flushReused();
-  }
-
-  private flushReused(): void {
-    const keys = this.pendingReused;
-    if (keys.length === 0) return;
-    this.pendingReused = [];
-    this.recordTouched(keys.map((key) => [key, UNCHANGED, null]));
+    this.touched?.flush();
   }
 
   private flushWritten(): void {
@@ -483,7 +450,7 @@ export class ObjectTable {
     if (this.mode !== 'full') {
       const stmt = this.stmt('prevRows', () => `SELECT key, ${this.mode === 'copy' ? 'pack' : 'NULL'}, length, sha256 FROM ${this.prevSchema}.objects WHERE key IN (${marks(BATCH)})`).raw();
       for (const [key, pack, length, sha] of stmt.all(padded(batch.map((o) => o.key), 0)) as [string, number | null, number, Buffer][]) old.set(key, [pack, length, sha]);
-      this.recordTouched(batch.map((o, i) => {
+      this.touched!.record(batch.map((o, i) => {
         const before = old.get(o.key);
         const change = before === undefined ? NEW : before[2].equals(shas[i]) ? UNCHANGED : CHANGED;
         if (change === NEW) this.counted.new++;
@@ -505,7 +472,7 @@ export class ObjectTable {
         for (let i = 0; i < values.length; i += 6) one.run(values.slice(i, i + 6));
       }
     } catch (err) {
-      throw this.duplicate(err, batch.map((o) => o.key));
+      throw duplicateKeyError(err, batch.map((o) => o.key));
     }
     this.put += batch.length;
     for (const o of batch) {
@@ -516,26 +483,6 @@ export class ObjectTable {
     }
   }
 
-  private recordTouched(rows: [string, number, Buffer | null][]): void {
-    const values = rows.flat();
-    try {
-      if (rows.length === BATCH) this.stmt('touchBatch', () => `INSERT INTO temp.touched (key, change, before) VALUES ${rowMarks(BATCH, 3)}`).run(values);
-      else {
-        const one = this.stmt('touchOne', () => 'INSERT INTO temp.touched (key, change, before) VALUES (?, ?, ?)');
-        for (const r of rows) one.run(r);
-      }
-    } catch (err) {
-      throw this.duplicate(err, rows.map((r) => r[0]));
-    }
-  }
-
-  private duplicate(err: unknown, keys: string[]): unknown {
-    if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return err;
-    const seen = new Set<string>();
-    const twice = keys.find((k) => seen.has(k) || !seen.add(k)) ?? keys.join(', ');
-    return new CatalogError('internal', `two documents render to the same key: ${twice}`);
-  }
-
   /** Deletes the rows from `key` through the keys that start with `prefix` (a card's ranges), as removed. */
   private deleteRange(key: string, prefix: string): void {
     const rows = this.stmt('deleteRange', () => 'DELETE FROM objects WHERE key = ? OR (key > ? AND key < ?) RETURNING key, pack, length').raw().all(key, prefix, `${prefix}\uffff`) as [string, number, number][];
@@ -543,7 +490,7 @@ export class ObjectTable {
       this.ledger.addLive(pack, -length);
       this.rows--;
       this.counted.removed++;
-      this.recordTouched([[gone, REMOVED, null]]);
+      this.touched!.record([[gone, REMOVED, null]]);
     }
   }
 
@@ -581,14 +528,4 @@ function entityIdOf(key: string, from: string): string {
   const rest = key.slice(from.length);
   const slash = rest.indexOf('/');
   return slash >= 0 ? rest.slice(0, slash) : rest.slice(0, rest.length - '.json.gz'.length);
-}
-
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-const rowMarks = (rows: number, columns = 6) => Array.from({ length: rows }, () => `(${marks(columns)})`).join(', ');
-
-/** BATCH keys from `start`, padded with '' (never a key) so one prepared statement serves every batch. */
-function padded(keys: readonly string[], start: number): string[] {
-  const out = keys.slice(start, start + BATCH);
-  while (out.length < BATCH) out.push('');
-  return out;
 }
