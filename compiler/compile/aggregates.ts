@@ -65,19 +65,11 @@ export function renderAggregates(
   const index = catalogIndex(catalog, prices);
   // The entities rendered again, when the rest of the catalog is the previous snapshot's; else null.
   const changed = unchangedCatalog ? { card: new Set(prices.rendered.card), figure: new Set(prices.rendered.figure) } : null;
-  const same = (entity: 'card' | 'figure', ids: Iterable<string>): boolean => {
-    if (changed === null) return false;
-    for (const id of ids) if (changed[entity].has(id)) return false;
-    return true;
-  };
-  const sameCards = (cards: readonly PricedCard[]): boolean => {
-    if (changed === null) return false;
-    for (const p of cards) if (changed.card.has(p.card.id)) return false;
-    return true;
-  };
-  const sameRefs = (refs: readonly EntityRef[]): boolean => changed !== null && refs.every((r) => !changed[r.entity].has(r.id));
-  /** Keeps all `pageCount(items)` pages of a list made from unchanged entities; false when it must be computed. */
+  /** True when the catalog is the previous one and no entity of `refs()` was rendered again (refs made only then). */
+  const unchanged = (refs: () => readonly EntityRef[]): boolean => changed !== null && refs().every((r) => !changed[r.entity].has(r.id));
+  const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
   let keptUnchanged = 0;
+  /** Keeps all `pageCount(items)` pages of a list made from unchanged entities; false when it must be computed. */
   const keptList = (keyOf: (page: number) => string, items: number, unchanged: boolean): boolean => {
     if (!unchanged || !sink.keepList(keyOf, pageCount(items))) return false;
     progress.advance(pageCount(items));
@@ -126,7 +118,7 @@ export function renderAggregates(
   const unchangedOracles: string[] = [];
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
-    if (sameCards(printings)) unchangedOracles.push(oracleId);
+    if (unchanged(() => cardRefs(printings))) unchangedOracles.push(oracleId);
     else putOracle(oracleId, printings);
   }
   if (unchangedOracles.length > 0 && sink.keepRange(ORACLE_RANGE.from, ORACLE_RANGE.to, unchangedOracles.length)) {
@@ -144,7 +136,6 @@ export function renderAggregates(
   const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]) => {
     progress.advance(sink.putPagesFrom((page) => listPageKey(family, page), input, render));
   };
-  const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
 
   // A set page's bytes are the set, the list's asOf and total, its number and its own cards, in page
   // order: it is written only when one of those changed (a 1% price change touches most sets, but
@@ -152,7 +143,7 @@ export function renderAggregates(
   for (const set of catalog.sets) {
     const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
-    if (keptList(keyOf, cards.length, sameCards(cards))) continue;
+    if (keptList(keyOf, cards.length, unchanged(() => cardRefs(cards)))) continue;
     const ordered = orderSetCards(set, cards);
     const list = { asOf: ordered.asOf, total: ordered.cards.length };
     const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
@@ -161,7 +152,7 @@ export function renderAggregates(
   }
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
-    if (keptList((page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, same('card', group.cards.map((c) => c.id)))) continue;
+    if (keptList((page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, unchanged(() => group.cards.map((card): EntityRef => ({ entity: 'card', id: card.id }))))) continue;
     const cards = group.cards.map(priced);
     putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
       renderArtistPages(slug, group.name, cards, catalog.setsByKey));
@@ -175,8 +166,8 @@ export function renderAggregates(
   }
   for (const series of catalog.figureSeries.values()) {
     const figures = figuresBySeries.get(series.id) ?? [];
-    if (keptList((page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, same('figure', figures.map((f) => f.figure.id)))) continue;
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
+    if (keptList((page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs))) continue;
     putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
   }
   // Pull-stats read no prices: a series' document is rendered only when its own facts changed (with
@@ -224,7 +215,7 @@ export function renderAggregates(
     const showcaseKept = changed !== null && kept(showcaseKey(user.handle));
     const pagesKept = keptList(
       (page) => listPageKey({ kind: 'showcaseBinders', handle: user.handle }, page), shown.length,
-      sameRefs(refs),
+      unchanged(() => refs),
     );
     let docs: ShowcaseDocuments | null = null;
     const rendered = () => (docs ??= renderShowcases(user, shown, index)!);

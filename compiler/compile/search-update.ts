@@ -57,18 +57,16 @@ export function updateSearchIndexCopy(path: string, previous: PreviousSearchInde
     // (at a million entries the pass in JavaScript took about 2 s of the main thread).
     db.exec('CREATE TEMP TABLE wanted (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID');
     const want = db.prepare('INSERT OR IGNORE INTO temp.wanted (kind, id) VALUES (?, ?)');
+    let wanted = 0;
     db.transaction(() => {
-      for (const id of rendered.card) want.run('card', id);
-      for (const id of rendered.figure) want.run('figure', id);
+      for (const id of rendered.card) wanted += want.run('card', id).changes;
+      for (const id of rendered.figure) wanted += want.run('figure', id).changes;
     })();
-    const wanted = new Set<string>();
-    for (const id of rendered.card) wanted.add(`card\u0000${id}`);
-    for (const id of rendered.figure) wanted.add(`figure\u0000${id}`);
     const rankOf = new Map<string, number>();
     for (const [rank, kind, id] of db.prepare('SELECT rank, kind, id FROM search_entries JOIN temp.wanted USING (kind, id)').raw().iterate() as Iterable<[number, string, string]>) {
       rankOf.set(`${kind}\u0000${id}`, rank);
     }
-    if (rankOf.size !== wanted.size) return null;
+    if (rankOf.size !== wanted) return null;
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     const update = db.prepare('UPDATE search_entries SET summary = ? WHERE rank = ?');
@@ -79,7 +77,7 @@ export function updateSearchIndexCopy(path: string, previous: PreviousSearchInde
     })();
     db.pragma('journal_mode = DELETE');
     done = true;
-    return { updated: wanted.size, finish: async () => undefined, abort: async () => remove() };
+    return { updated: wanted, finish: async () => undefined, abort: async () => remove() };
   } finally {
     db.close();
     if (!done) remove();
