@@ -14,6 +14,36 @@ async function split(chunks: (string | Buffer)[], maxLineBytes?: number) {
   return out;
 }
 
+describe('fileChunks', () => {
+  it('when the next chunk is read ahead then the chunk handed out stays intact until the next is asked for, and an early stop closes the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-chunks-'));
+    try {
+      const file = join(dir, 'prices.ndjson');
+      const bytes = Buffer.from(Array.from({ length: 64 }, (_, i) => `line ${i}`).join('\n'));
+      writeFileSync(file, bytes);
+      const handle = await open(file, 'r');
+      const seen: Buffer[] = [];
+      for await (const chunk of fileChunks(handle, 5)) {
+        // Time for the read under way to land: it must not be in this chunk's buffer.
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        expect(chunk.equals(bytes.subarray(seen.length * 5, seen.length * 5 + 5))).toBe(true);
+        seen.push(Buffer.from(chunk));
+      }
+      expect(Buffer.concat(seen).equals(bytes)).toBe(true);
+
+      const early = await open(file, 'r');
+      for await (const chunk of fileChunks(early, 5)) {
+        expect(chunk.length).toBe(5);
+        break;
+      }
+      // Closed by the generator once the read it had started has landed.
+      await expect(early.stat()).rejects.toThrow(/closed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('splitLines', () => {
   it('when every chunk is the same buffer filled again (fileChunks) then lines that cross chunks are whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalog-lines-'));
