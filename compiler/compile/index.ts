@@ -13,6 +13,7 @@
  *   const summary = await compileSnapshot({ source: 'data/catalog', out: 'data/snapshots' });
  *   summary.snapshotId  // '20261122T020000Z-1a2b3c4d'
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { CHANGES_FILE, OBJECT_INDEX_FILE, PACKS_DIR, SEARCH_DB_FILE } from '../../snapshots/keys.js';
@@ -31,7 +32,8 @@ import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
 import { movePriceLines } from './price-line-store.js';
 import { createDocumentSink } from './document-sink.js';
-import { loadPreviousSnapshot } from './previous.js';
+import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
+import { startPrefetch, type Prefetch } from './prefetch.js';
 import { newSnapshotId } from './snapshot-id.js';
 import { compilerCodeHash, rendererCodeHash } from './code-version.js';
 import { silentProgress, type ProgressSink } from './progress.js';
@@ -129,7 +131,11 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
   // bad --out or a compile already running fails at once.
   makeDirsSync(options.out);
   const lock = acquireCompileLock(options.out);
+  const prefetch = startPrefetch(options.out);
   try {
+    // The new object index starts as a copy of the previous one: copied while the catalog is read.
+    const previous = await loadPreviousSnapshot(options.out);
+    if (previous?.packed) prefetch.start(OBJECT_INDEX_FILE, previous.index);
     progress.phase('read catalog', null);
     // Taken from the current snapshot's stored catalog when the files did not change (stored-catalog.ts).
     const seenLines = new Map<string, number>();
@@ -141,16 +147,23 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
         seenLines.set(kind, lines);
       },
     }));
-    return await compileLocked(catalog, source, options, o, state);
+    // With the catalog files unchanged only prices can have changed, so the search index will be a
+    // copy of the previous one, updated (search-update.ts): copied while the prices stream.
+    if (previous !== null && state.keptFrom !== null && existsSync(join(previous.dir, SEARCH_DB_FILE))) {
+      prefetch.start(SEARCH_DB_FILE, join(previous.dir, SEARCH_DB_FILE));
+    }
+    return await compileLocked(catalog, source, options, o, state, previous, prefetch);
   } finally {
+    await prefetch.close();
     lock.release();
   }
 }
 
-async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, state: CatalogState): Promise<CompileSummary> {
+async function compileLocked(
+  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, state: CatalogState, previous: PreviousSnapshot | null, prefetch: Prefetch,
+): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
-  const previous = await run.step('previous snapshot', null, () => loadPreviousSnapshot(options.out));
   // After every folder in the root, complete or not (the lock is held: no other compile adds one).
   const newest = (await listSnapshots(options.out)).at(-1)?.id ?? null;
   const snapshotId = newSnapshotId(now(), newest);
@@ -162,7 +175,9 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
   try {
     // The object index is built in place as objects are written (a copy of the previous one when it
     // is packed): object-table.ts.
-    table = openObjectTable(join(writer.dir, OBJECT_INDEX_FILE), previous, out);
+    const indexPath = join(writer.dir, OBJECT_INDEX_FILE);
+    const copied = await run.step('previous snapshot', null, () => prefetch.take(OBJECT_INDEX_FILE, indexPath));
+    table = openObjectTable(indexPath, previous, out, copied);
     const codeHash = rendererCodeHash();
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
@@ -192,7 +207,11 @@ async function compileLocked(catalog: LoadedCatalog, source: CatalogSource, opti
     bulkFiles.submit(job('cards', (id) => catalog.cards.has(id)));
     bulkFiles.submit(job('figures', (id) => catalog.figures.has(id)));
     const sets = setsJob(catalog.sets, cardsPerSet(catalog.cards.values()));
-    const previousSearch = previous ? { path: join(previous.dir, SEARCH_DB_FILE), sameSets: (await previousBulkInput(previous.dir, 'sets')) === sets.input } : null;
+    const previousSearch = previous ? {
+      path: join(previous.dir, SEARCH_DB_FILE),
+      sameSets: (await previousBulkInput(previous.dir, 'sets')) === sets.input,
+      place: (to: string) => prefetch.take(SEARCH_DB_FILE, to),
+    } : null;
     const search = run.background(
       await run.step('search index', null, () =>
         startSnapshotSearchIndex(join(writer.dir, SEARCH_DB_FILE), catalog, summaries, progress, threads, previousSearch)),

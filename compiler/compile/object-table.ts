@@ -109,9 +109,10 @@ export class ObjectTable {
     private readonly path: string,
     private readonly previous: PreviousSnapshot | null,
     private readonly out: PackOutput,
+    copied: boolean,
   ) {
     this.mode = previous === null ? 'full' : previous.packed ? 'copy' : 'perUrl';
-    if (this.mode === 'copy') copyFileSync(previous!.index, path);
+    if (this.mode === 'copy' && !copied) copyFileSync(previous!.index, path);
     this.db = new Database(path);
     this.scratch = this.mode === 'perUrl' ? `${path}.previous` : null;
     this.prevSchema = this.mode === 'perUrl' ? 'prev' : 'main';
@@ -519,8 +520,9 @@ export class ObjectTable {
   }
 }
 
-export function openObjectTable(path: string, previous: PreviousSnapshot | null, out: PackOutput): ObjectTable {
-  return new ObjectTable(path, previous, out);
+/** `copied`: the previous snapshot's index is already at `path` (prefetch.ts); otherwise it is copied there now. */
+export function openObjectTable(path: string, previous: PreviousSnapshot | null, out: PackOutput, copied = false): ObjectTable {
+  return new ObjectTable(path, previous, out, copied);
 }
 
 /** The entity id in a card key (`v1/cards/<id>/30d.json.gz`) or figure key (`v1/figures/<id>.json.gz`). */

@@ -42,7 +42,7 @@ export async function startSnapshotSearchIndex(
   mode: ThreadMode,
   previous: PreviousSearchIndex | null = null,
 ): Promise<SnapshotSearchIndex> {
-  const updated = previous ? updateSearchIndexCopy(path, previous, catalog, prices) : null;
+  const updated = previous ? await updateSearchIndexCopy(path, previous, catalog, prices) : null;
   if (updated) {
     progress.note(`search index: ${updated.updated} entries updated in a copy of the previous index`);
     return { pump: () => undefined, finish: async () => (await updated.finish(), 0), abort: updated.abort };

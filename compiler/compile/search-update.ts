@@ -14,7 +14,7 @@
  * The file is a copy, not the previous one opened for writing: the previous snapshot stays intact.
  *
  * @example
- *   const done = updateSearchIndexCopy(join(dir, 'search.sqlite'), { path: prevPath, sameSets: true }, catalog, prices);
+ *   const done = await updateSearchIndexCopy(join(dir, 'search.sqlite'), { path: prevPath, sameSets: true }, catalog, prices);
  *   done?.updated  // 1003
  */
 import { copyFileSync, existsSync } from 'node:fs';
@@ -31,6 +31,8 @@ export interface PreviousSearchIndex {
   path: string;
   /** True when the set records with their card counts equal the previous snapshot's. */
   sameSets: boolean;
+  /** Moves a copy of `path` made in the background to the given path (prefetch.ts); false when there is none. */
+  place?: (to: string) => Promise<boolean>;
 }
 
 export interface UpdatedSearchIndex {
@@ -40,11 +42,11 @@ export interface UpdatedSearchIndex {
   abort(): Promise<void>;
 }
 
-export function updateSearchIndexCopy(path: string, previous: PreviousSearchIndex, catalog: LoadedCatalog, prices: PriceSummaries): UpdatedSearchIndex | null {
+export async function updateSearchIndexCopy(path: string, previous: PreviousSearchIndex, catalog: LoadedCatalog, prices: PriceSummaries): Promise<UpdatedSearchIndex | null> {
   const rendered = prices.rendered;
   if (!rendered.onlyPrices || !previous.sameSets || !existsSync(previous.path)) return null;
   const remove = () => removeIndexFiles(path);
-  copyFileSync(previous.path, path);
+  if (!(await previous.place?.(path))) copyFileSync(previous.path, path);
   const db = new Database(path);
   let done = false;
   try {

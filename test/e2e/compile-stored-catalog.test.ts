@@ -4,7 +4,7 @@
  * damaged, its rejects replayed under the new --max-rejects, and never part of what is published.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestHeader } from '../helpers/snapshot-files.js';
@@ -55,6 +55,26 @@ describe('the stored catalog', () => {
     expect(statePath(root)).not.toBe(before);
     expect(statSync(statePath(root)).ino).toBe(inode);
     expect(existsSync(before)).toBe(false);
+    // The search index was a copy of the previous one made while the prices streamed, then updated;
+    // no copy is left in the root (compile/prefetch.ts).
+    expect(r.stderr).toMatch(/search index: \d+ entries updated in a copy of the previous index/);
+    expect(existsSync(join(root, '.compile-prefetch'))).toBe(false);
+    await expectSameAsFullCompile(cat, root);
+  });
+
+  it('when a killed compile left its background copies in the root then the next compile starts from fresh ones', async () => {
+    const { cat, root } = await compiledCopy();
+    touchOnePercentOfPrices(cat);
+    // What a compile killed mid-copy leaves: truncated copies under the names the next one uses.
+    mkdirSync(join(root, '.compile-prefetch'));
+    writeFileSync(join(root, '.compile-prefetch', 'objects.sqlite'), 'SQLite format 3\u0000 cut short');
+    writeFileSync(join(root, '.compile-prefetch', 'search.sqlite'), '');
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(STORED_CATALOG_NOTE);
+    expect(existsSync(join(root, '.compile-prefetch'))).toBe(false);
+    const v = await runCli(['verify', root]);
+    expect(v.code, v.stderr).toBe(0);
     await expectSameAsFullCompile(cat, root);
   });
 
