@@ -34,6 +34,19 @@ import type { PriceSummaries } from './index.js';
 /** The oracle concepts' key range: only oracle documents are in it. */
 const ORACLE_RANGE = DOCUMENT_RANGES.oracle;
 
+/**
+ * Key ranges that hold one kind of list and nothing else (snapshots/keys.ts): a set's pages, an
+ * artist's, a figure series' (beside the figures' own documents, `v1/figures/<id>.json.gz`, which
+ * sort before `v1/figures/series/`), and a user's showcase with its binder pages.
+ */
+const LIST_RANGES = {
+  set: { from: 'v1/sets/', to: 'v1/sets0' },
+  artist: { from: 'v1/artists/', to: 'v1/artists0' },
+  series: { from: 'v1/figures/series/', to: 'v1/figures/series0' },
+  user: { from: 'v1/u/', to: 'v1/u0' },
+} as const;
+type ListRange = keyof typeof LIST_RANGES;
+
 export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): CatalogIndex {
   return {
     sets: catalog.setsByKey,
@@ -67,19 +80,44 @@ export function renderAggregates(
   const changed = unchangedCatalog ? { card: new Set(prices.rendered.card), figure: new Set(prices.rendered.figure) } : null;
   /** True when the catalog is the previous one and no entity of `refs()` was rendered again (refs made only then). */
   const unchanged = (refs: () => readonly EntityRef[]): boolean => changed !== null && refs().every((r) => !changed[r.entity].has(r.id));
+  /** `unchanged` for a list of cards, without a ref per card. */
+  const cardsUnchanged = (cards: readonly CardRecord[]): boolean => changed !== null && cards.every((c) => !changed.card.has(c.id));
+  const pricedUnchanged = (cards: readonly PricedCard[]): boolean => changed !== null && cards.every((p) => !changed.card.has(p.card.id));
   const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
   let keptUnchanged = 0;
-  /** Keeps all `pageCount(items)` pages of a list made from unchanged entities; false when it must be computed. */
-  const keptList = (keyOf: (page: number) => string, items: number, unchanged: boolean): boolean => {
-    if (!unchanged || !sink.keepList(keyOf, pageCount(items))) return false;
-    progress.advance(pageCount(items));
-    keptUnchanged += pageCount(items);
+  // Documents made from unchanged entities are kept together, one statement per key range, once the
+  // range's other documents are written (keepRange: the range holds nothing else, and the count of
+  // its rows not written must be what is kept). At a million cards one look-up per list was about
+  // 1.5 s (40,000 artist pages, 35,000 users). When the count differs, each is kept on its own, and
+  // the ones the previous snapshot lacks are rendered (`render`).
+  const deferred = new Map<ListRange, { count: number; keep: () => boolean; render: () => void }[]>();
+  /** Defers keeping `count` documents of `range` when `unchanged`; false (nothing deferred) otherwise. */
+  const keepLater = (range: ListRange, count: number, unchanged: boolean, keep: () => boolean, render: () => void): boolean => {
+    if (!unchanged) return false;
+    let list = deferred.get(range);
+    if (!list) deferred.set(range, (list = []));
+    list.push({ count, keep, render });
+    progress.advance(count);
     return true;
   };
-  const kept = (key: string): boolean => {
-    if (!sink.keep(key)) return false;
-    keptUnchanged++;
-    return true;
+  /** keepLater for pages 1..pageCount(items) of one list. */
+  const keepListLater = (range: ListRange, keyOf: (page: number) => string, items: number, unchanged: boolean, render: () => void): boolean =>
+    keepLater(range, pageCount(items), unchanged, () => sink.keepList(keyOf, pageCount(items)), render);
+  /** Keeps the documents deferred in `range`: in one statement, else one by one (rendering the missing). */
+  const keepDeferred = (range: ListRange) => {
+    const list = deferred.get(range) ?? [];
+    deferred.delete(range);
+    const expected = list.reduce((n, d) => n + d.count, 0);
+    if (expected === 0) return;
+    const { from, to } = LIST_RANGES[range];
+    if (sink.keepRange(from, to, expected)) {
+      keptUnchanged += expected;
+      return;
+    }
+    for (const d of list) {
+      if (d.keep()) keptUnchanged += d.count;
+      else d.render();
+    }
   };
   const putList = <T>(family: ListFamily, pages: Envelope<T[]>[]) => {
     pages.forEach((page, i) => sink.put(listPageKey(family, i + 1), page));
@@ -118,7 +156,7 @@ export function renderAggregates(
   const unchangedOracles: string[] = [];
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
-    if (unchanged(() => cardRefs(printings))) unchangedOracles.push(oracleId);
+    if (pricedUnchanged(printings)) unchangedOracles.push(oracleId);
     else putOracle(oracleId, printings);
   }
   if (unchangedOracles.length > 0 && sink.keepRange(ORACLE_RANGE.from, ORACLE_RANGE.to, unchangedOracles.length)) {
@@ -133,9 +171,9 @@ export function renderAggregates(
   }
 
   // A list made from a known group of entities is rendered only when its input changed (document-sink.ts).
-  const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]) => {
-    progress.advance(sink.putPagesFrom((page) => listPageKey(family, page), input, render));
-  };
+  // Returns the number of pages (the caller counts them: not again when it renders a list it had deferred).
+  const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]): number =>
+    sink.putPagesFrom((page) => listPageKey(family, page), input, render);
 
   // A set page's bytes are the set, the list's asOf and total, its number and its own cards, in page
   // order: it is written only when one of those changed (a 1% price change touches most sets, but
@@ -143,20 +181,26 @@ export function renderAggregates(
   for (const set of catalog.sets) {
     const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
-    if (keptList(keyOf, cards.length, unchanged(() => cardRefs(cards)))) continue;
-    const ordered = orderSetCards(set, cards);
-    const list = { asOf: ordered.asOf, total: ordered.cards.length };
-    const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
-    sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
-    progress.advance(inputs.length);
+    const render = () => {
+      const ordered = orderSetCards(set, cards);
+      const list = { asOf: ordered.asOf, total: ordered.cards.length };
+      const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
+      sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
+      return inputs.length;
+    };
+    if (!keepListLater('set', keyOf, cards.length, pricedUnchanged(cards), render)) progress.advance(render());
   }
+  keepDeferred('set');
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
-    if (keptList((page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, unchanged(() => group.cards.map((card): EntityRef => ({ entity: 'card', id: card.id }))))) continue;
-    const cards = group.cards.map(priced);
-    putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
-      renderArtistPages(slug, group.name, cards, catalog.setsByKey));
+    const render = () => {
+      const cards = group.cards.map(priced);
+      return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
+        renderArtistPages(slug, group.name, cards, catalog.setsByKey));
+    };
+    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, cardsUnchanged(group.cards), render)) progress.advance(render());
   }
+  keepDeferred('artist');
 
   const figuresBySeries = new Map<string, PricedFigure[]>();
   for (const f of catalog.figures.values()) {
@@ -167,9 +211,10 @@ export function renderAggregates(
   for (const series of catalog.figureSeries.values()) {
     const figures = figuresBySeries.get(series.id) ?? [];
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
-    if (keptList((page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs))) continue;
-    putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
+    const render = () => putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
+    if (!keepListLater('series', (page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs), render)) progress.advance(render());
   }
+  keepDeferred('series');
   // Pull-stats read no prices: a series' document is rendered only when its own facts changed (with
   // an unchanged catalog, only when the previous snapshot lacks it: the observations are walked then).
   const seriesKeys = [...catalog.figureSeries.keys()].sort(compareText).map((id) => pullStatsKey(id));
@@ -210,18 +255,20 @@ export function renderAggregates(
   for (const { user, binders } of owners) {
     const shown = binders.filter((b) => isPublishedBinder(b, user));
     const refs = shown.flatMap((b) => b.items.map((i): EntityRef => ({ entity: i.entity, id: i.id })));
-    progress.advance(1);
-    // The showcase document reads no entity: with an unchanged catalog it is the previous one.
-    const showcaseKept = changed !== null && kept(showcaseKey(user.handle));
-    const pagesKept = keptList(
-      (page) => listPageKey({ kind: 'showcaseBinders', handle: user.handle }, page), shown.length,
-      unchanged(() => refs),
-    );
     let docs: ShowcaseDocuments | null = null;
     const rendered = () => (docs ??= renderShowcases(user, shown, index)!);
-    if (!showcaseKept) sink.putFrom(showcaseKey(user.handle), sink.inputOf('showcase', [user, shown], []), () => rendered().showcase);
-    if (!pagesKept) putListFrom({ kind: 'showcaseBinders', handle: user.handle }, sink.inputOf('showcase-binders', [user, shown], refs), () => rendered().binders.pages);
+    const renderShowcase = () => sink.putFrom(showcaseKey(user.handle), sink.inputOf('showcase', [user, shown], []), () => rendered().showcase);
+    const renderPages = () =>
+      putListFrom({ kind: 'showcaseBinders', handle: user.handle }, sink.inputOf('showcase-binders', [user, shown], refs), () => rendered().binders.pages);
+    // The showcase document reads no entity: with an unchanged catalog it is the previous one.
+    if (!keepLater('user', 1, changed !== null, () => sink.keep(showcaseKey(user.handle)), renderShowcase)) {
+      renderShowcase();
+      progress.advance(1);
+    }
+    const keyOf = (page: number) => listPageKey({ kind: 'showcaseBinders', handle: user.handle }, page);
+    if (!keepListLater('user', keyOf, shown.length, unchanged(() => refs), renderPages)) progress.advance(renderPages());
   }
+  keepDeferred('user');
 
   sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange }));
   progress.advance(1);

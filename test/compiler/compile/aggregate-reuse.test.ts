@@ -151,6 +151,28 @@ describe('aggregate re-use', () => {
     expect(objects(root)).toEqual(objects(fresh));
     expect(objects(root).some((o) => o.startsWith(`${gone} `))).toBe(true);
   });
+
+  it('when the previous index lacks a page of an unchanged set, artist, series or user then it is rendered, and the rest of each range is kept', async () => {
+    const { cat, root, first } = await compiledCopy();
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.usdCents.at(-1) !== null, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 3] }));
+    // A damaged previous index: the last document of each list range gone (the row count kept consistent).
+    const keys = indexEntries(root, first)!.map((e) => e.key);
+    const gone = ['v1/sets/', 'v1/artists/', 'v1/figures/series/', 'v1/u/'].map((prefix) => keys.filter((k) => k.startsWith(prefix)).at(-1)!);
+    expect(gone.every((k) => k !== undefined)).toBe(true);
+    const db = new Database(join(root, first, 'objects.sqlite'));
+    for (const key of gone) expect(db.prepare('DELETE FROM objects WHERE key = ?').run(key).changes).toBe(1);
+    db.prepare(`UPDATE object_index_meta SET value = CAST(value AS INTEGER) - ${gone.length} WHERE key = 'object_rows'`).run();
+    db.close();
+
+    const lines: string[] = [];
+    await compileSnapshot({ source: cat, out: root, threads: 'inline', workers: 0, progress: { phase: () => undefined, advance: () => undefined, note: (l) => lines.push(l) } });
+    expect(lines.some((l) => /made from no changed card or figure kept as they were/.test(l))).toBe(true);
+    const fresh = tempDir();
+    await compile(cat, fresh);
+    const objects = (r: string) => indexEntries(r, currentId(r)!)!.map((e) => `${e.key} ${e.sha256}`);
+    expect(objects(root)).toEqual(objects(fresh));
+    for (const key of gone) expect(objects(root).some((o) => o.startsWith(`${key} `))).toBe(true);
+  });
 });
 
 /** The oracle id of a card of `cat`, or null. */
