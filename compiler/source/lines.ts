@@ -19,8 +19,9 @@ const CHUNK_BYTES = 1024 * 1024;
  * An open file's bytes in chunks read into two buffers that take turns (each chunk is valid until the
  * next is asked for); closes the file at the end or when the consumer stops. The read of the next
  * chunk is under way while the consumer works on this one: read one at a time, the main thread waited
- * for every chunk (a million-card price file, 2.76 GB, read and hashed line by line in 4.1-6.3 s one
- * 256 KB chunk at a time, 2.4-3.4 s with the next chunk read ahead: docs/benchmarks.md). A read stream
+ * for every chunk (a million-card price file, 2.76 GB, split and hashed line by line in 4.2-4.5 s from
+ * the page cache one 256 KB chunk at a time, 2.6-2.8 s with the next chunk read ahead:
+ * scripts/bench-read-lines.mjs, docs/benchmarks.md). A read stream
  * allocates a buffer per chunk instead: 3 GB of them for a million-card catalog, and every buffer
  * counts towards V8's external memory, each 64 MB of which starts a marking of the whole heap (the
  * loaded catalog, while the price file is read).
