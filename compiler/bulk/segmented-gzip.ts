@@ -1,38 +1,46 @@
 /**
  * The encoding of the document bulk files (`cards`, `figures`, `oracle`): one ordinary gzip member
- * whose deflate stream is a run of independently compressed segments, so an incremental compile
- * copies the compressed bytes of every segment whose lines did not change instead of compressing
- * the whole file again (issue 17: re-compressing the cards file whole was about 4.5 s of CPU of an
- * incremental compile in which 1% of the lines changed; docs/benchmarks.md).
+ * whose deflate stream is a run of separately compressed segments, so an incremental compile copies
+ * the compressed bytes of every segment whose lines did not change instead of compressing the whole
+ * file again (issue 17: re-compressing the cards file whole was about 4.5 s of CPU of an incremental
+ * compile in which 1% of the lines changed; docs/benchmarks.md).
  *
  *   gzip header, FLG.FCOMMENT set, MTIME 0, OS 3; the comment is the segment table:
- *     "catalog-bulk-segments/1 <compressed length>:<CRC-32 hex>:<length> ..." (one entry a segment)
- *   segment 1: raw deflate of its lines from a fresh compressor, ended by a sync flush (00 00 ff ff)
- *   segment 2: the same
+ *     "catalog-bulk-segments/2 <compressed length>:<CRC-32 hex>:<length> ..." (one entry a segment)
+ *   segment 1: raw deflate of its lines, ended by a sync flush (00 00 ff ff)
+ *   segment 2: raw deflate of its lines with the last DICTIONARY_BYTES of segment 1's lines as the
+ *              preset dictionary, ended by a sync flush
  *   ...
  *   an empty final block (03 00), CRC-32 and length of all the lines (RFC 1952 trailer)
  *
  * Every gzip reader (zlib, gzip/zcat, Python, Go, browsers) reads it as one member: a sync flush is
- * an empty stored block, and the comment is a standard header field readers skip. Because each
- * segment starts from an empty dictionary, its bytes depend on its lines alone: a segment copied from
- * the previous file is byte-identical to one compressed again, so an incremental build and a fresh
- * build of the same lines are the same file (test/compiler/bulk/segmented-bulk.test.ts). The table's
- * CRC-32 and length of each segment give the file's CRC-32 by combination, so a copied segment is
- * never inflated.
+ * an empty stored block, the comment is a standard header field readers skip, and a segment's
+ * dictionary is exactly the text the reader has just written out, which its window holds. So a
+ * segment's bytes depend on its own lines and its predecessor's alone: it is copied from the previous
+ * file when both are unchanged, and the copy is byte-identical to a fresh compression, so an
+ * incremental build and a fresh build of the same lines are the same file
+ * (test/compiler/bulk/segmented-bulk.test.ts). The table's CRC-32 and length of each segment give the
+ * file's CRC-32 by combination, so a copied segment is never inflated.
  *
- * Segments end after a line whose key hashes to 0 modulo SEGMENT_SPREAD (content-defined, like
- * rsyncable gzip): a new or removed key moves no boundary except its own segment's. 64 lines on
- * average: with 1% of the lines changed uniformly, 0.99^64 = 53% of the segments are copied; the
- * fresh dictionary per segment makes the cards file about 6% larger than one stream (12.6% with 32
- * lines, 3.2% with 128: docs/benchmarks.md, "Bulk files in segments").
+ * Segments are short and bounded: one ends after a line whose key hashes to 0 modulo SEGMENT_SPREAD
+ * once it holds SEGMENT_MIN lines, or at SEGMENT_MAX lines (content-defined, like rsyncable gzip: a
+ * new or removed key moves the boundaries near it only). Measured on the 100,000-card `cards` file
+ * (docs/benchmarks.md, "Bulk files in segments"): with 1% of the lines changed, 21% of its bytes are
+ * compressed again, against 62% for the unbounded 64-line segments without a dictionary of format 1
+ * (big segments hold most of the bytes and are the likeliest to hold a change), at the same size
+ * (5.7% over one stream; without the dictionary, segments this short would cost 35%).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { GZIP_LEVEL } from '../../snapshots/codec.js';
 
-const TABLE_TAG = 'catalog-bulk-segments/1';
-/** A segment ends after a line whose key hashes to 0 modulo this: 64 lines on average. */
-export const SEGMENT_SPREAD = 64;
+const TABLE_TAG = 'catalog-bulk-segments/2';
+/** A segment of at least SEGMENT_MIN lines ends after a line whose key hashes to 0 modulo this. */
+export const SEGMENT_SPREAD = 10;
+export const SEGMENT_MIN = 5;
+export const SEGMENT_MAX = 15;
+/** How much of the previous segment's lines a segment is compressed against (at most zlib's 32 KiB window). */
+export const DICTIONARY_BYTES = 12 * 1024;
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 const FLG_FCOMMENT = 0x10;
 
@@ -50,13 +58,14 @@ function keyHash(key: string): number {
  * The segments of a list of keys in file order: [start, end) line positions. The last segment ends
  * with the list whatever its last key.
  *
- * @example segmentsOf(['a', 'b', 'c'])  // [[0, 3]] unless 'a' or 'b' ends a segment
+ * @example segmentsOf(['a', 'b', 'c'])  // [[0, 3]]: fewer than SEGMENT_MIN lines
  */
 export function segmentsOf(keys: readonly string[]): [number, number][] {
   const out: [number, number][] = [];
   let start = 0;
   for (let i = 0; i < keys.length; i++) {
-    if (keyHash(keys[i]) % SEGMENT_SPREAD === 0 || i === keys.length - 1) {
+    const lines = i + 1 - start;
+    if ((lines >= SEGMENT_MIN && keyHash(keys[i]) % SEGMENT_SPREAD === 0) || lines >= SEGMENT_MAX || i === keys.length - 1) {
       out.push([start, i + 1]);
       start = i + 1;
     }
@@ -64,14 +73,14 @@ export function segmentsOf(keys: readonly string[]): [number, number][] {
   return out;
 }
 
-/** One segment's lines compressed from a fresh dictionary, ending on a byte boundary (sync flush). */
-export function compressSegment(text: Buffer): Buffer {
-  return deflateRawSync(text, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY, finishFlush: constants.Z_SYNC_FLUSH });
-}
-
-/** The lines of a segment compressed by `compressSegment`. */
-export function inflateSegment(bytes: Buffer): Buffer {
-  return inflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+/**
+ * One segment's lines compressed against `before` (the previous segment's lines, of which the last
+ * DICTIONARY_BYTES are used; empty for the first segment), ending on a byte boundary (sync flush).
+ */
+export function compressSegment(text: Buffer, before: Buffer): Buffer {
+  const options = { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY, finishFlush: constants.Z_SYNC_FLUSH };
+  if (before.length === 0) return deflateRawSync(text, options);
+  return deflateRawSync(text, { ...options, dictionary: before.subarray(Math.max(0, before.length - DICTIONARY_BYTES)) });
 }
 
 /** One segment as the table records it: compressed length, CRC-32 and length of its lines. */
@@ -97,10 +106,10 @@ export function segmentedTrailer(crc: number, length: number): Buffer {
 }
 
 /**
- * A segment compressed from `text`, with the facts its table entry records.
+ * A segment compressed from `text` against `before` (compressSegment), with the facts its table entry records.
  */
-export function segmentOf(text: Buffer): { bytes: Buffer; facts: SegmentFacts } {
-  const bytes = compressSegment(text);
+export function segmentOf(text: Buffer, before: Buffer): { bytes: Buffer; facts: SegmentFacts } {
+  const bytes = compressSegment(text, before);
   return { bytes, facts: { compressed: bytes.length, crc: crc32(text) >>> 0, length: text.length } };
 }
 
@@ -166,7 +175,7 @@ export interface SegmentTable {
 
 /**
  * The segment table of a file written by this module, or null when the file is not one (an older
- * bulk file, one gzip stream): the caller then reads its lines the slow way. `size` is the file's
+ * bulk file: one gzip stream, or segments of format 1): the caller then builds without it. `size` is the file's
  * size; a table whose lengths do not add up to it is not trusted.
  */
 export function readSegmentTable(path: string, size: number): SegmentTable | null {

@@ -262,10 +262,8 @@ export async function buildBulkFile(given: BulkJob, dir: string, previousDir: st
       // the previous file is gone: build it again below
     }
   }
-  // Lines of unchanged objects come from the previous file when it is there and intact (at 100k
-  // cards the alternative, reading 100,000 objects back, took 13 s of CPU and, once this VM had
-  // evicted them from the page cache, 53 s of disk reads: docs/benchmarks.md); whole segments of it
-  // when their lines are all unchanged (segmented-gzip.ts).
+  // Whole segments of the previous file are copied when their lines are unchanged and the file is
+  // intact (segmented-gzip.ts); the other segments are compressed from their objects' lines.
   const path = join(dir, file);
   const before = job.previous;
   const reuse =

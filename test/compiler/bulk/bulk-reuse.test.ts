@@ -1,7 +1,8 @@
 /**
- * An incremental compile copies the bulk lines of unchanged objects from the previous snapshot's
- * file instead of reading every object back, and gets the same bytes as a build from the objects
- * alone; a previous file that is damaged, truncated or gone is never trusted.
+ * An incremental compile builds a bulk file from the previous snapshot's file and the objects and
+ * gets the same bytes as a build from the objects alone (an object not in the new folder yet is read
+ * from the previous one, checked against its digest); a previous file that is damaged, truncated or
+ * gone is never trusted.
  */
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,10 +58,10 @@ async function freshBuild(): Promise<Buffer> {
 }
 
 describe('bulk lines re-used from the previous snapshot', () => {
-  it('when only some cards changed then unchanged lines come from the previous file and the bytes equal a fresh build', async () => {
+  it('when only some cards changed then the bytes equal a fresh build, unchanged objects read from the previous folder', async () => {
     const prev = await previousSnapshot();
     const dir = tmp();
-    // The unchanged cards' objects are absent here: the build can only succeed by copying their lines.
+    // The unchanged cards' objects are absent here: they are read from the previous folder.
     const entries = writeCards(dir, after, ['a-1', 'd-4']);
     const file = await buildBulkFile(documentJob('cards', entries, objectsOf(prev.entries)), dir, prev.dir, new Map([['cards', prev.file]]));
     expect(readFileSync(join(dir, file.file)).equals(await freshBuild())).toBe(true);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { deflateRawSync, constants, crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildBulkFile, documentJob } from '../../../compiler/bulk/write-bulk.js';
-import { crc32Combine, readSegmentTable, segmentedHeader, segmentsOf } from '../../../compiler/bulk/segmented-gzip.js';
+import { crc32Combine, DICTIONARY_BYTES, readSegmentTable, SEGMENT_MAX, SEGMENT_MIN, segmentedHeader, segmentsOf } from '../../../compiler/bulk/segmented-gzip.js';
 import type { BulkFile, ManifestEntry } from '../../../snapshots/manifest.js';
 import { sha256Hex } from '../../../snapshots/codec.js';
 
@@ -107,6 +107,76 @@ describe('segmented bulk files', () => {
     const incremental = await build(after, { ...prev, file });
     expect(incremental.bytes.includes(level1)).toBe(true);
     expect(gunzipSync(incremental.bytes).equals(gunzipSync((await build(after)).bytes))).toBe(true);
+  });
+
+  /**
+   * The previous file with segments `which` stored again uncompressed (level 0: the same lines, bytes no
+   * compression level gives), and its manifest entry; `tag` replaces the format in the table.
+   */
+  function doctor(prev: { dir: string; file: BulkFile }, list: string[], which: number[], tag?: string) {
+    const path = join(prev.dir, prev.file.file);
+    const old = readFileSync(path);
+    const table = readSegmentTable(path, old.length)!;
+    const segments = segmentsOf(list.map((id) => `v1/cards/${id}/30d.json.gz`));
+    const text = gunzipSync(old);
+    const lines = text.toString().split('\n').slice(0, -1).map((l) => Buffer.from(l + '\n'));
+    const textOf = ([a, b]: [number, number]) => Buffer.concat(lines.slice(a, b));
+    const parts: Buffer[] = [];
+    const facts = table.segments.map((f, s) => {
+      if (!which.includes(s)) {
+        parts.push(old.subarray(table.offsets[s], table.offsets[s] + f.compressed));
+        return f;
+      }
+      const options = { level: 0, finishFlush: constants.Z_SYNC_FLUSH };
+      const before = s === 0 ? null : textOf(segments[s - 1]).subarray(-DICTIONARY_BYTES);
+      const bytes = deflateRawSync(textOf(segments[s]), before ? { ...options, dictionary: before } : options);
+      parts.push(bytes);
+      return { ...f, compressed: bytes.length };
+    });
+    let header = segmentedHeader(facts);
+    if (tag) header = Buffer.from(header.toString('latin1').replace('catalog-bulk-segments/2', tag), 'latin1');
+    const doctored = Buffer.concat([header, ...parts, old.subarray(old.length - 10)]);
+    expect(gunzipSync(doctored).equals(text)).toBe(true);
+    writeFileSync(path, doctored);
+    return { doctored, parts, file: { ...prev.file, size: doctored.length, sha256: sha256Hex(doctored) } };
+  }
+
+  it('when a segment changed then the one after it is compressed again (its dictionary changed) and the others are copied', async () => {
+    const list = ids(400);
+    const prev = await build(cardsOf(list));
+    const segments = segmentsOf(list.map((id) => `v1/cards/${id}/30d.json.gz`));
+    expect(segments.length).toBeGreaterThan(6);
+    const { parts, file } = doctor(prev, list, [2, 4]);
+    // A card of segment 3 changes: segment 4's dictionary is segment 3's lines.
+    const changed = segments[3][0];
+    const after = cardsOf(list, (i) => (i === changed ? 1 : 100 + i));
+    const incremental = await build(after, { ...prev, file });
+    expect(incremental.bytes.includes(parts[2])).toBe(true);
+    expect(incremental.bytes.includes(parts[4])).toBe(false);
+    expect(gunzipSync(incremental.bytes).equals(gunzipSync((await build(after)).bytes))).toBe(true);
+    // The segment after a compressed one is compressed against its lines too, and any reader reads it.
+    expect(execFileSync('gzip', ['-dc', join(incremental.dir, incremental.file.file)]).equals(gunzipSync(incremental.bytes))).toBe(true);
+  });
+
+  it('when the previous file is of the first segment format then none of it is copied', async () => {
+    const list = ids(400);
+    const prev = await build(cardsOf(list));
+    const { parts, file } = doctor(prev, list, [1], 'catalog-bulk-segments/1');
+    const after = cardsOf(list, (i) => (i === list.length - 1 ? 1 : 100 + i));
+    const incremental = await build(after, { ...prev, file });
+    expect(incremental.bytes.includes(parts[1])).toBe(false);
+    expect(incremental.bytes.equals((await build(after)).bytes)).toBe(true);
+  });
+
+  it('when segments are cut then each holds SEGMENT_MIN to SEGMENT_MAX lines but the last', () => {
+    const segments = segmentsOf(ids(5000).map((id) => `v1/cards/${id}/30d.json.gz`));
+    for (const [a, b] of segments.slice(0, -1)) {
+      expect(b - a).toBeGreaterThanOrEqual(SEGMENT_MIN);
+      expect(b - a).toBeLessThanOrEqual(SEGMENT_MAX);
+    }
+    expect(segments.at(-1)![1]).toBe(5000);
+    // Content-defined: most end on a key that hashes to 0, not at the maximum (0.9^10 = 35% do).
+    expect(segments.filter(([a, b]) => b - a === SEGMENT_MAX).length).toBeLessThan(segments.length / 2);
   });
 
   it('when the previous file does not match its manifest entry then no segment of it is used', async () => {
