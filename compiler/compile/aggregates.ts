@@ -72,9 +72,13 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
  * the work follows the change: a 1% price change at a million cards touches about one oracle
  * concept in fifty.
  */
-export function renderAggregates(
+export async function renderAggregates(
   catalog: LoadedCatalog, prices: PriceSummaries, priceRange: PriceRange, sink: DocumentSink, progress: ProgressSink, unchangedCatalog = false,
-): void {
+): Promise<void> {
+  /** Lets the documents handed to the render threads come back when enough are waiting (document-sink.ts). */
+  const breathe = async () => {
+    if (sink.busy()) await sink.breathe();
+  };
   const index = catalogIndex(catalog, prices);
   // The entities rendered again, when the rest of the catalog is the previous snapshot's; else null.
   const changed = unchangedCatalog ? { card: new Set(prices.rendered.card), figure: new Set(prices.rendered.figure) } : null;
@@ -104,12 +108,13 @@ export function renderAggregates(
   const keepListLater = (range: ListRange, keyOf: (page: number) => string, items: number, unchanged: boolean, render: () => void): boolean =>
     keepLater(range, pageCount(items), unchanged, () => sink.keepList(keyOf, pageCount(items)), render);
   /** Keeps the documents deferred in `range`: in one statement, else one by one (rendering the missing). */
-  const keepDeferred = (range: ListRange) => {
+  const keepDeferred = async (range: ListRange) => {
     const list = deferred.get(range) ?? [];
     deferred.delete(range);
     const expected = list.reduce((n, d) => n + d.count, 0);
     if (expected === 0) return;
     const { from, to } = LIST_RANGES[range];
+    await sink.settle();
     if (sink.keepRange(from, to, expected)) {
       keptUnchanged += expected;
       return;
@@ -157,8 +162,12 @@ export function renderAggregates(
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
     if (pricedUnchanged(printings)) unchangedOracles.push(oracleId);
-    else putOracle(oracleId, printings);
+    else {
+      putOracle(oracleId, printings);
+      await breathe();
+    }
   }
+  await sink.settle();
   if (unchangedOracles.length > 0 && sink.keepRange(ORACLE_RANGE.from, ORACLE_RANGE.to, unchangedOracles.length)) {
     keptUnchanged += unchangedOracles.length;
   } else {
@@ -188,9 +197,12 @@ export function renderAggregates(
       sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
       return inputs.length;
     };
-    if (!keepListLater('set', keyOf, cards.length, pricedUnchanged(cards), render)) progress.advance(render());
+    if (!keepListLater('set', keyOf, cards.length, pricedUnchanged(cards), render)) {
+      progress.advance(render());
+      await breathe();
+    }
   }
-  keepDeferred('set');
+  await keepDeferred('set');
 
   for (const [slug, group] of groupArtists(catalog.cards.values())) {
     const render = () => {
@@ -198,9 +210,12 @@ export function renderAggregates(
       return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
         renderArtistPages(slug, group.name, cards, catalog.setsByKey));
     };
-    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, cardsUnchanged(group.cards), render)) progress.advance(render());
+    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, cardsUnchanged(group.cards), render)) {
+      progress.advance(render());
+      await breathe();
+    }
   }
-  keepDeferred('artist');
+  await keepDeferred('artist');
 
   const figuresBySeries = new Map<string, PricedFigure[]>();
   for (const f of catalog.figures.values()) {
@@ -212,9 +227,12 @@ export function renderAggregates(
     const figures = figuresBySeries.get(series.id) ?? [];
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
     const render = () => putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
-    if (!keepListLater('series', (page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs), render)) progress.advance(render());
+    if (!keepListLater('series', (page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs), render)) {
+      progress.advance(render());
+      await breathe();
+    }
   }
-  keepDeferred('series');
+  await keepDeferred('series');
   // Pull-stats read no prices: a series' document is rendered only when its own facts changed (with
   // an unchanged catalog, only when the previous snapshot lacks it: the observations are walked then).
   const seriesKeys = [...catalog.figureSeries.keys()].sort(compareText).map((id) => pullStatsKey(id));
@@ -266,11 +284,16 @@ export function renderAggregates(
       progress.advance(1);
     }
     const keyOf = (page: number) => listPageKey({ kind: 'showcaseBinders', handle: user.handle }, page);
-    if (!keepListLater('user', keyOf, shown.length, unchanged(() => refs), renderPages)) progress.advance(renderPages());
+    if (!keepListLater('user', keyOf, shown.length, unchanged(() => refs), renderPages)) {
+      progress.advance(renderPages());
+      await breathe();
+    }
   }
-  keepDeferred('user');
+  await keepDeferred('user');
 
   sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange }));
   progress.advance(1);
+  await sink.settle();
   if (keptUnchanged > 0) progress.note(`aggregate documents: ${keptUnchanged} made from no changed card or figure kept as they were, their inputs not computed`);
+  if (sink.handedOff() > 0) progress.note(`aggregate documents: ${sink.handedOff()} compressed on the render threads`);
 }

@@ -24,6 +24,8 @@
  */
 import { fingerprint, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import type { ObjectTable } from './object-table.js';
+import type { EntityJob } from './entity-jobs.js';
+import type { EntityPool } from './pool.js';
 import type { PackOutput } from './pack-output.js';
 
 /** An entity an aggregate is made from. */
@@ -88,6 +90,17 @@ export interface DocumentSink {
    * `expected`; otherwise keeps none and returns false.
    */
   keepRange(from: string, to: string, expected: number): boolean;
+  /**
+   * True when documents handed to the render threads are waiting to come back: the caller, which
+   * renders synchronously, should `await breathe()` so their replies are written and their arenas
+   * free again (otherwise the pool compresses further batches on this thread).
+   */
+  busy(): boolean;
+  breathe(): Promise<void>;
+  /** Waits until every document put so far has its row: before keepRange, and at the end. */
+  settle(): Promise<void>;
+  /** How many documents were handed to the render threads to compress. */
+  handedOff(): number;
 }
 
 /**
@@ -98,15 +111,47 @@ function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
 }
 
-export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash: string): DocumentSink {
+/** Documents handed to a render thread at once, up to about this many characters of JSON. */
+const BATCH_DOCUMENTS = 32;
+const BATCH_CHARS = 256 * 1024;
+/** Batches in flight before the renderer is asked to let their replies in (a render thread holds six: pool.ts). */
+const BUSY_BATCHES = 3;
+
+/**
+ * `threads`: the render threads (pool.ts), which then compress the documents while this thread
+ * renders the next ones; without them every document is compressed here.
+ */
+export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash: string, threads: EntityPool | null = null): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
     if (!table.incremental || table.previousInput(key) !== input) return false;
     table.reuse([key], 'aggregate');
     return true;
   };
-  // Compressed into the deflater's own buffer, hashed, then copied by the pack writer: no buffer per document.
+  let batch: EntityJob[] = [];
+  let batchChars = 0;
+  let handedOff = 0;
+  let failure: unknown = null;
+  const submit = () => {
+    if (batch.length === 0 || threads === null) return;
+    // Not awaited: the pool resolves it once the batch is queued; its objects are written by the
+    // pool's onRendered (createRenderThreads), and a failure is thrown by settle().
+    threads.submit(batch).catch((err: unknown) => {
+      failure ??= err;
+    });
+    batch = [];
+    batchChars = 0;
+  };
+  // Compressed into the deflater's own buffer, hashed, then copied by the pack writer: no buffer per
+  // document. Or handed to a render thread with others, which does the same there.
   const write = (key: string, json: string, input: string) => {
+    if (threads !== null) {
+      batch.push({ kind: 'document', key, json, input });
+      batchChars += json.length;
+      handedOff++;
+      if (batch.length >= BATCH_DOCUMENTS || batchChars >= BATCH_CHARS) submit();
+      return;
+    }
     const bytes = gzipTransient(json);
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
   };
@@ -180,7 +225,19 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
       table.reuse(keys, 'aggregate');
       return true;
     },
-    keepRange: (from, to, expected) => table.incremental && table.keepRange(from, to, expected),
+    keepRange: (from, to, expected) => {
+      // The range's documents handed to the threads must have their rows first (they are "put").
+      if (batch.length > 0 || (threads !== null && threads.inFlight() > 0)) throw new Error('keepRange before the documents put were settled');
+      return table.incremental && table.keepRange(from, to, expected);
+    },
+    busy: () => threads !== null && threads.inFlight() >= BUSY_BATCHES,
+    handedOff: () => handedOff,
+    breathe: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    async settle() {
+      submit();
+      await threads?.settle();
+      if (failure !== null) throw failure;
+    },
     keepAll(keys) {
       if (!table.incremental) return [...keys];
       const found = table.previousInputs(keys);

@@ -1,6 +1,7 @@
 /**
  * Card and figure documents are the bulk of a snapshot (five ranges per card), so they are rendered
- * and compressed in batches by worker threads. A job carries everything one entity's documents
+ * and compressed in batches by worker threads; in an incremental compile the same threads compress the
+ * aggregate documents the main thread renders (document-sink.ts). A job carries everything one entity's documents
  * depend on. Workers only compute: every object is appended to the pack by the main thread (one
  * writer, one pack, in one order).
  *
@@ -27,7 +28,9 @@ import type { ThreadService } from '../threads/thread.js';
 
 export type EntityJob =
   | { kind: 'card'; card: CardRecord; set: SetRecord; prices: PriceSeriesRecord | null; input: string }
-  | { kind: 'figure'; figure: FigureRecord; series: FigureSeriesRecord; prices: PriceSeriesRecord | null; input: string };
+  | { kind: 'figure'; figure: FigureRecord; series: FigureSeriesRecord; prices: PriceSeriesRecord | null; input: string }
+  /** An aggregate document rendered on the main thread, compressed here (document-sink.ts). */
+  | { kind: 'document'; key: string; json: string; input: string };
 
 export interface RenderedObject {
   key: string;
@@ -95,6 +98,8 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
         // Canonical JSON written directly (render/entity-json.ts), the same text stableJson makes.
         const json = renderCardRangesJson({ card: job.card, set: job.set, prices: job.prices, fx });
         RANGES.forEach((range, i) => emit(cardKey(job.card.id, range), json[i], job.input));
+      } else if (job.kind === 'document') {
+        emit(job.key, job.json, job.input);
       } else {
         emit(figureKey(job.figure.id), renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
       }

@@ -7,7 +7,7 @@
  * its entity is rendered again.
  */
 import { join } from 'node:path';
-import { CURRENCIES, type CardRecord, type FigureRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
+import { CURRENCIES, type CardRecord, type FigureRecord, type FxRateRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
 import { figureKey, OBJECT_INDEX_FILE } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PricedEntities, type PriceLine } from '../source/index.js';
@@ -19,7 +19,7 @@ import type { ThreadMode } from '../threads/thread.js';
 import { cardKeys, objectBytes, type EntityJob } from './entity-jobs.js';
 import type { ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
-import { createEntityPool } from './pool.js';
+import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
   createPriceLineScratch, mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
@@ -81,9 +81,20 @@ export interface EntityPhase {
    * is too.
    */
   sameCatalog: boolean;
-  workers: number;
-  threads: ThreadMode;
+  /** The render threads (createRenderThreads); the caller stops them. */
+  pool: EntityPool;
   progress: ProgressSink;
+}
+
+/**
+ * The render threads of a compile: each object they compress is appended to the pack by the main
+ * thread (workers only render and compress), which copies the bytes out of the batch's arena
+ * (entity-jobs.ts), and gets its row in the object table.
+ */
+export function createRenderThreads(fxRates: FxRateRecord[], out: PackOutput, table: ObjectTable, workers: number, threads: ThreadMode): EntityPool {
+  return createEntityPool({ fxRates }, workers, (objects, _jobs, arena) => {
+    for (const o of objects) table.add({ key: o.key, size: o.length, sha256: o.sha256, input: o.input, at: out.write(objectBytes(o, arena)) });
+  }, threads);
 }
 
 /**
@@ -103,13 +114,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     priceLines: 0,
     priceLinesReused: 0,
   };
-  // The main thread appends every object to the pack (workers only render and compress), which
-  // copies the bytes out of the batch's arena: see entity-jobs.ts.
-  const pool = createEntityPool({ fxRates: catalog.fxRates }, p.workers, (objects, _jobs, arena) => {
-    for (const o of objects) {
-      p.table.add({ key: o.key, size: o.length, sha256: o.sha256, input: o.input, at: p.out.write(objectBytes(o, arena)) });
-    }
-  }, p.threads);
+  const { pool } = p;
   let batch: EntityJob[] = [];
   let batchEntities = 0;
   let reused = 0;
@@ -249,10 +254,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     await decide();
     await flush();
     p.progress.advance(reused % BATCH);
-    await pool.drain();
+    await pool.settle();
   } catch (err) {
     priceLines.abort();
-    await pool.terminate();
     throw err;
   } finally {
     stored.close();

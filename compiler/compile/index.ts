@@ -27,7 +27,8 @@ import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot, writeChangeList } from '../publish/publish.js';
 import { changesFileJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
-import { renderEntities } from './entity-phase.js';
+import { createRenderThreads, renderEntities } from './entity-phase.js';
+import type { EntityPool } from './pool.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
 import { movePriceLines } from './price-line-store.js';
@@ -172,6 +173,7 @@ async function compileLocked(
   const packsDir = join(options.out, PACKS_DIR);
   const out = createPackOutput(packsDir, { targetBytes: options.packBytes });
   let table: ObjectTable | null = null;
+  let pool: EntityPool | null = null;
   try {
     // The object index is built in place as objects are written (a copy of the previous one when it
     // is packed): object-table.ts.
@@ -182,9 +184,16 @@ async function compileLocked(
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
+    pool = createRenderThreads(catalog.fxRates, out, table, workers, threads);
+    const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, sameCatalog: state.keptFrom !== null, workers, threads, progress }),
+      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress }),
     );
+    // An incremental compile renders few entities and its bulk files copy most of their bytes, so a
+    // core is left idle while the aggregates render: the render threads compress them meanwhile. A
+    // full compile's bulk and search threads keep both cores busy then, so its render threads stop.
+    const compressAggregates = table.incremental && threads === 'worker' && workers > 0;
+    if (!compressAggregates) await pool.drain();
     const rejects = catalog.rejects.finish().map(formatReject);
     for (const r of rejects) progress.note(`skipped ${r}`);
 
@@ -226,11 +235,12 @@ async function compileLocked(
       },
       note: (line) => progress.note(line),
     };
-    await run.step('aggregate documents', null, () => {
+    await run.step('aggregate documents', null, async () => {
       // The catalog files but prices are the previous snapshot's (its stored catalog was taken), and
       // so is the code that renders and wires the documents (the renderer and this folder).
       const unchangedCatalog = t.sameCompilerCode(compilerCodeHash(codeHash)) && state.keptFrom !== null;
-      renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash), pumping, unchangedCatalog);
+      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, compressAggregates ? renderThreads : null), pumping, unchangedCatalog);
+      if (compressAggregates) await renderThreads.drain();
       t.seal();
     });
     t.removeStale();
@@ -286,6 +296,7 @@ async function compileLocked(
   } catch (err) {
     // Threads first, so nothing writes into the folder while it is removed. Sealed packs of a failed
     // compile are content-addressed and unreferenced: the next prune collects them.
+    await pool?.terminate();
     await run.abort();
     table?.close();
     out.abort();

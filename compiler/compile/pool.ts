@@ -23,6 +23,10 @@ import {
 
 export interface EntityPool {
   submit(jobs: EntityJob[]): Promise<void>;
+  /** Waits for every batch submitted so far (their objects handed to `onRendered`); the workers stay. */
+  settle(): Promise<void>;
+  /** Batches submitted to the workers whose objects have not come back yet. */
+  inFlight(): number;
   /** Waits for every submitted batch and stops the workers. */
   drain(): Promise<void>;
   terminate(): Promise<void>;
@@ -59,7 +63,8 @@ export function createEntityPool(
   let renderHere: ((jobs: EntityJob[], arena: Buffer) => RenderedObject[]) | null = null;
   let ownArena: Buffer | null = null;
   let failure: Error | null = null;
-  const settled: Promise<void>[] = [];
+  let settled: Promise<void>[] = [];
+  let inFlight = 0;
   const stop = () => Promise.all(threads.map((t) => t.thread.close()));
 
   return {
@@ -77,11 +82,15 @@ export function createEntityPool(
         // Only the count is kept until the reply: the jobs (parsed price series) would otherwise live
         // long enough to reach the old generation, garbage the main thread's major collections walk.
         const count = jobs.length;
+        inFlight++;
         settled.push(
           t.thread
             .call({ jobs, arena })
             .then((objects) => onRendered(objects, count, t.arenas[arena]))
-            .finally(() => t.free.push(arena))
+            .finally(() => {
+              t.free.push(arena);
+              inFlight--;
+            })
             .catch((err: Error) => {
               failure ??= err;
             }),
@@ -94,6 +103,13 @@ export function createEntityPool(
       // Let the workers' finished batches in before the caller reads on.
       await new Promise<void>((r) => setImmediate(r));
     },
+    async settle() {
+      const waiting = settled;
+      settled = [];
+      await Promise.all(waiting);
+      if (failure) throw failure;
+    },
+    inFlight: () => inFlight,
     async drain() {
       await Promise.all(settled);
       await stop();
@@ -112,6 +128,8 @@ function createInlinePool(init: EntityWorkerInit, onRendered: OnRendered): Entit
     async submit(jobs) {
       onRendered(render(jobs, arena), jobs.length, arena);
     },
+    async settle() {},
+    inFlight: () => 0,
     async drain() {},
     async terminate() {},
   };

@@ -176,6 +176,37 @@ describe('aggregate re-use', () => {
 });
 
 /** The oracle id of a card of `cat`, or null. */
+describe('aggregates compressed on the render threads', () => {
+  it('when an incremental compile runs with a render thread then it compresses the rewritten aggregates and the snapshot equals a full compile', async () => {
+    const { cat, root, first } = await compiledCopy();
+    // One card price line in twenty: most sets, artists and oracle concepts have a page to write again.
+    const path = join(cat, 'prices.ndjson');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    let n = 0;
+    const edited = lines.map((l) => {
+      if (l.length === 0) return l;
+      const p = JSON.parse(l);
+      if (p.entity !== 'card' || p.usdCents.at(-1) === null || n++ % 20 !== 0) return l;
+      return JSON.stringify({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 7] });
+    });
+    writeFileSync(path, edited.join('\n'));
+    const notes: string[] = [];
+    const progress = { phase: () => undefined, advance: () => undefined, note: (line: string) => void notes.push(line) };
+    await compileSnapshot({ source: cat, out: root, threads: 'worker', workers: 1, progress });
+    const handed = notes.map((l) => /^aggregate documents: (\d+) compressed on the render threads$/.exec(l)).find(Boolean);
+    expect(handed, notes.join('\n')).toBeTruthy();
+    const before = rows(root, first);
+    const after = rows(root, currentId(root)!);
+    const rewritten = [...after].filter(([k, r]) => !k.startsWith('v1/cards/') && !k.startsWith('v1/figures/') && before.get(k)?.at !== r.at);
+    expect(Number(handed![1])).toBe(rewritten.length);
+    expect(rewritten.length).toBeGreaterThan(50);
+    const fresh = tempDir();
+    await compile(cat, fresh);
+    const objects = (m: Map<string, Row>) => [...m].map(([k, r]) => `${k} ${r.sha256}`);
+    expect(objects(after)).toEqual(objects(rows(fresh, currentId(fresh)!)));
+  });
+});
+
 function oracleOf(cat: string, id: string): string | null {
   const line = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n').find((l) => l.includes(`"id":"${id}"`));
   return line ? (JSON.parse(line).oracleId as string | null) : null;
