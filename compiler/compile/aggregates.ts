@@ -86,7 +86,6 @@ export async function renderAggregates(
   const unchanged = (refs: () => readonly EntityRef[]): boolean => changed !== null && refs().every((r) => !changed[r.entity].has(r.id));
   /** `unchanged` for a list of cards, without a ref per card. */
   const cardsUnchanged = (cards: readonly CardRecord[]): boolean => changed !== null && cards.every((c) => !changed.card.has(c.id));
-  const pricedUnchanged = (cards: readonly PricedCard[]): boolean => changed !== null && cards.every((p) => !changed.card.has(p.card.id));
   const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
   let keptUnchanged = 0;
   // Documents made from unchanged entities are kept together, one statement per key range, once the
@@ -131,37 +130,37 @@ export async function renderAggregates(
   const priced = (card: CardRecord): PricedCard => ({ card, summary: prices.cards.get(card.id) ?? null });
   const pricedFigure = (figure: FigureRecord): PricedFigure => ({ figure, summary: prices.figures.get(figure.id) ?? null });
 
-  // One pass over the cards groups them by set and by oracle concept.
-  const bySet = new Map<string, PricedCard[]>();
-  const byOracle = new Map<string, PricedCard[]>();
+  // One pass over the cards groups them by set and by oracle concept. The price summaries are looked
+  // up for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
+  const bySet = new Map<string, CardRecord[]>();
+  const byOracle = new Map<string, CardRecord[]>();
   for (const card of catalog.cards.values()) {
-    const p = priced(card);
     const sk = setMapKey(card.game, card.setCode);
     let list = bySet.get(sk);
     if (!list) bySet.set(sk, (list = []));
-    list.push(p);
+    list.push(card);
     if (card.oracleId !== null) {
       let o = byOracle.get(card.oracleId);
       if (!o) byOracle.set(card.oracleId, (o = []));
-      o.push(p);
+      o.push(card);
     }
   }
 
   // An oracle document is made from its printings alone (their records, sets and prices), so it is
   // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
   // unchanged catalog, one none of whose printings changed is kept (looked up many at a time).
-  const putOracle = (oracleId: string, printings: PricedCard[]) =>
-    sink.putFromCards(oracleKey(oracleId), printings.map((p) => p.card.id), () =>
+  const putOracle = (oracleId: string, printings: readonly CardRecord[]) =>
+    sink.putFromCards(oracleKey(oracleId), printings.map((c) => c.id), () =>
       renderOracle({
         oracleId,
-        printings: printings.map((p) => ({ card: p.card, set: catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode))!, summary: p.summary })),
+        printings: printings.map((c) => ({ card: c, set: catalog.setsByKey.get(setMapKey(c.game, c.setCode))!, summary: prices.cards.get(c.id) ?? null })),
       }));
   // The unchanged ones are the rest of the previous snapshot's oracle range, kept in one statement
   // once the others are written; one by one (looked up 256 at a time) if the count differs.
   const unchangedOracles: string[] = [];
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
-    if (pricedUnchanged(printings)) unchangedOracles.push(oracleId);
+    if (cardsUnchanged(printings)) unchangedOracles.push(oracleId);
     else {
       putOracle(oracleId, printings);
       await breathe();
@@ -191,20 +190,21 @@ export async function renderAggregates(
     const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
     const render = () => {
-      const ordered = orderSetCards(set, cards);
+      const ordered = orderSetCards(set, cards.map(priced));
       const list = { asOf: ordered.asOf, total: ordered.cards.length };
       const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
       sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
       return inputs.length;
     };
-    if (!keepListLater('set', keyOf, cards.length, pricedUnchanged(cards), render)) {
+    if (!keepListLater('set', keyOf, cards.length, cardsUnchanged(cards), render)) {
       progress.advance(render());
       await breathe();
     }
   }
   await keepDeferred('set');
 
-  for (const [slug, group] of groupArtists(catalog.cards.values())) {
+  const artists = groupArtists(catalog.cards.values());
+  for (const [slug, group] of artists) {
     const render = () => {
       const cards = group.cards.map(priced);
       return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
@@ -291,7 +291,7 @@ export async function renderAggregates(
   }
   await keepDeferred('user');
 
-  sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange }));
+  sink.put(summaryKey(), renderCatalogSummary({ index, users: catalog.users.values(), binders: ownedBinders, priceRange, artists: artists.size }));
   progress.advance(1);
   await sink.settle();
   if (keptUnchanged > 0) progress.note(`aggregate documents: ${keptUnchanged} made from no changed card or figure kept as they were, their inputs not computed`);

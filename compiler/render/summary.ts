@@ -64,6 +64,11 @@ export interface CatalogSummaryInput {
   users: Iterable<UserRecord>;
   binders: Iterable<BinderRecord>;
   priceRange: PriceRange;
+  /**
+   * The number of distinct artist slugs over every card, when the caller has grouped them already
+   * (`groupArtists(cards).size`): the slugs are then not made again (about 0.5 s at a million cards).
+   */
+  artists?: number;
 }
 
 /**
@@ -78,7 +83,7 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   const sets = zeros();
   const oracles = new Map<Game, Set<string>>();
   const artists = new Set<string>();
-  const slugOf = artistSlugs();
+  const slugOf = input.artists === undefined ? artistSlugs() : null;
   let asOf: string | null = input.priceRange?.to ?? null;
 
   for (const set of index.sets.values()) if (set.game in sets) sets[set.game]++;
@@ -91,7 +96,7 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
       if (!ids) oracles.set(card.game, (ids = new Set()));
       ids.add(card.oracleId);
     }
-    if (card.artist !== null) artists.add(slugOf(card.artist));
+    if (card.artist !== null && slugOf !== null) artists.add(slugOf(card.artist));
     asOf = laterOf(asOf, card.addedAt);
   }
   // MTG always has oracle concepts (0 in a catalog without MTG cards); other games only if their
@@ -116,7 +121,7 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
       priced: sum(priced),
       pricedByGame: priced,
       oracleConcepts: { total: sum(oracleByGame), byGame: oracleByGame },
-      artists: artists.size,
+      artists: input.artists ?? artists.size,
     },
     sets: { total: sum(sets), byGame: sets },
     figures: { total: index.figures.size, priced: pricedFigures, series: index.series.size },

@@ -95,6 +95,15 @@ describe('renderCatalogSummary', () => {
     });
   });
 
+  it('when the compile passes the artist groups it made then the summary is the one that counts the slugs itself', () => {
+    const c = sampleCatalog();
+    const index = indexOf(c.input);
+    const counted = renderCatalogSummary({ index, users: c.users, binders: c.binders, priceRange: c.priceRange });
+    const given = renderCatalogSummary({ index, users: c.users, binders: c.binders, priceRange: c.priceRange, artists: groupArtists(index.cards.values()).size });
+    expect(given).toEqual(counted);
+    expect(given.data.cards.artists).toBe(3);
+  });
+
   it('when price series stream past then extendPriceRange keeps the first and last priced day', () => {
     let range = extendPriceRange(null, { entity: 'card', id: 'a', start: '2026-01-30', usdCents: [null, 5, 6, null] });
     expect(range).toEqual({ from: '2026-01-31', to: '2026-02-01' });
