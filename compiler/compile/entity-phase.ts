@@ -236,7 +236,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     // Filled by streamPrices: the entities with an accepted price line.
     const priced: PricedEntities = { card: new Map(), figure: new Map() };
     const known = (key: string, size: number) => stored.get(key, size);
-    for await (const line of streamPrices(source, catalog, { known, seen: priced })) {
+    // With the previous compile's catalog files, a stored line was accepted against these very records.
+    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog })) {
       const facts = line.known ?? priceLineFacts(line.record!);
       if (line.known) summaries.priceLinesReused++;
       summaries.range = mergePriceRange(summaries.range, facts.range);

@@ -144,6 +144,19 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     expect(reasons.filter((l) => l.includes('duplicate price series'))).toHaveLength(2);
   });
 
+  it('when only prices changed and a stored line is duplicated then the copy is rejected as in a full compile, though its catalog checks are skipped', async () => {
+    const { cat, root } = await compiledCopy();
+    const lines = priceLines(cat);
+    // Byte-identical copies of stored lines: one right after, one at the end. The catalog files are
+    // unchanged, so the stored catalog is taken and known lines skip the existence and asOf checks.
+    writePriceLines(cat, [...lines.slice(0, 10), lines[5], ...lines.slice(10), lines[30]]);
+    const r = await expectSameAsFull(cat, root);
+    expect(r.stderr).toContain('taken from that snapshot\'s stored catalog');
+    const reasons = skipped(r).filter((l) => l.includes('duplicate price series'));
+    expect(reasons).toHaveLength(2);
+    expect(reasons.some((l) => l.includes('first on line 6'))).toBe(true);
+  });
+
   it('when the stored lines were written by another compiler version then none is trusted and every line is parsed', async () => {
     const { cat, root } = await compiledCopy();
     onStore(root, (db) => db.prepare('UPDATE price_lines_meta SET version = ?').run('an older compiler'));
