@@ -112,8 +112,8 @@ function joinedFingerprint(parts: string[]): string {
 }
 
 /** Documents handed to a render thread at once, up to about this many characters of JSON. */
-const BATCH_DOCUMENTS = 32;
-const BATCH_CHARS = 256 * 1024;
+const BATCH_DOCUMENTS = 8;
+const BATCH_CHARS = 64 * 1024;
 /** Batches in flight before the renderer is asked to let their replies in (a render thread holds six: pool.ts). */
 const BUSY_BATCHES = 3;
 
