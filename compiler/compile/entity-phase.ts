@@ -25,6 +25,7 @@ import {
   createPriceLineScratch, mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
   type KnownPriceLine,
 } from './price-line-store.js';
+import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
 
 export interface PriceSummaries {
   /** Each priced entity's summary but its recent days (LatestPrice in render/types.ts). */
@@ -139,21 +140,26 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   // code from the same files and code; the same raw line; the same FX quotes for the same last day).
   const shortcut = p.sameCatalog && p.table.reusesInPlace;
 
-  /** Re-uses or renders one entity; returns the token of its input (stored with its price line for the next compile). */
-  const handle = async (entity: 'card' | 'figure', id: string, line: PriceLine<KnownPriceLine> | null, summary: PriceSummary | null): Promise<string> => {
+  /**
+   * Re-uses or renders one entity; returns the token of its input (stored with its price line for the
+   * next compile). `latest`: its price summary but the recent days, which come from `summary` (a
+   * parsed line) or are read from the stored line (`line.known`) only for the sparklines' candidates.
+   */
+  const handle = async (
+    entity: 'card' | 'figure', id: string, line: PriceLine<KnownPriceLine> | null, latest: LatestPrice | null, summary: PriceSummary | null,
+  ): Promise<string> => {
     let fxPart = '';
-    if (summary) {
+    if (latest) {
       // Most series end on one of a few days: one string per day for the whole compile (kept with
       // every summary until the aggregates are done), and the quotes of a day looked up once.
-      const day = days.get(summary.lastDate);
-      if (day === undefined) days.set(summary.lastDate, summary.lastDate);
-      else summary.lastDate = day;
-      const { recentDaily, ...latest } = summary;
+      const day = days.get(latest.lastDate);
+      if (day === undefined) days.set(latest.lastDate, latest.lastDate);
+      else latest.lastDate = day;
       (entity === 'card' ? summaries.cards : summaries.figures).set(id, latest);
       const watchers = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!.watchers;
-      sparklines.offer(entity, id, watchers, recentDaily);
-      fxPart = fxByDate.get(summary.lastDate) ?? '';
-      if (fxPart === '') fxByDate.set(summary.lastDate, (fxPart = fxFingerprint(fx, summary.lastDate)));
+      if (sparklines.admits(entity, id, watchers)) sparklines.offer(entity, id, watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
+      fxPart = fxByDate.get(latest.lastDate) ?? '';
+      if (fxPart === '') fxByDate.set(latest.lastDate, (fxPart = fxFingerprint(fx, latest.lastDate)));
     }
     const previousToken = shortcut ? line?.known?.input : undefined;
     if (previousToken !== undefined) {
@@ -238,20 +244,27 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const known = (key: string, size: number) => stored.get(key, size);
     // With the previous compile's catalog files, a stored line was accepted against these very records.
     for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog })) {
-      const facts = line.known ?? priceLineFacts(line.record!);
-      if (line.known) summaries.priceLinesReused++;
-      summaries.range = mergePriceRange(summaries.range, facts.range);
-      const input = await handle(line.entity, line.id, line, facts.summary);
+      const hit = line.known;
+      const facts = hit === null ? priceLineFacts(line.record!) : null;
+      let input: string;
+      if (hit !== null) {
+        summaries.priceLinesReused++;
+        summaries.range = mergePriceRange(summaries.range, hit.range);
+        input = await handle(line.entity, line.id, line, hit.latest, null);
+      } else {
+        summaries.range = mergePriceRange(summaries.range, facts!.range);
+        input = await handle(line.entity, line.id, line, latestOf(facts!.summary), facts!.summary);
+      }
       // A stored line whose entity kept its input is stored again as it was: same bytes, not encoded again.
-      if (line.known !== null && line.known.input === input) priceLines.addEncoded(line.known.encoded);
-      else priceLines.add({ key: line.key, input, bytes: line.size, facts });
+      if (hit !== null && hit.input === input) priceLines.addEncoded(hit);
+      else priceLines.add({ key: line.key, input, bytes: line.size, facts: facts ?? factsOfDecoded(hit!) });
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
-    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null);
-    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null);
+    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null, null);
+    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null, null);
     await decide();
     await flush();
     p.progress.advance(reused % BATCH);
@@ -263,6 +276,11 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     stored.close();
   }
   return summaries;
+}
+
+/** A summary but its recent days (written out: a rest pattern copies through a runtime call). */
+function latestOf(s: PriceSummary | null): LatestPrice | null {
+  return s === null ? null : { lastDate: s.lastDate, lastCents: s.lastCents, previousCents: s.previousCents, velocity24h: s.velocity24h, synthetic: s.synthetic };
 }
 
 function fxFingerprint(fx: FxLookup, date: string): string {

@@ -16,7 +16,8 @@
  *   decodePriceLines(bytes)  // the same lines, or null when the bytes are not a well-formed chunk
  */
 import type { PriceRange } from '../render/summary.js';
-import type { PriceSummary } from '../render/types.js';
+import type { LatestPrice, PriceSummary } from '../render/types.js';
+import type { PriceLineIdentity } from '../source/prices.js';
 import type { PriceLineFacts, StoredPriceLine } from './price-line-store.js';
 
 const KEY_BYTES = 27;
@@ -68,8 +69,8 @@ export function encodePriceLines(lines: readonly StoredPriceLine[]): Buffer {
  */
 export interface PriceLineChunk {
   add(line: StoredPriceLine): void;
-  /** Appends a line's bytes as a chunk holds them (a stored line kept as it is). */
-  addEncoded(bytes: Uint8Array): void;
+  /** Appends a line's bytes as a chunk holds them (a stored line kept as it is): `from[start..end)`. */
+  addEncoded(from: Buffer, start: number, end: number): void;
   /** The bytes so far (a view: valid until the next add or clear). */
   bytes(): Buffer;
   /** Lines added since the last clear. */
@@ -98,10 +99,10 @@ export function createPriceLineChunk(): PriceLineChunk {
       used = end;
       lines++;
     },
-    addEncoded(bytes) {
-      room(bytes.length);
-      buf.set(bytes, used);
-      used += bytes.length;
+    addEncoded(from, start, end) {
+      room(end - start);
+      // Copied without a view of the line's bytes (one fewer object per line).
+      used += from.copy(buf, used, start, end);
       lines++;
     },
     bytes: () => buf.subarray(0, used),
@@ -155,12 +156,62 @@ export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
   const lines: StoredPriceLine[] = [];
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let o = 0; o < buf.length; ) {
-    const decoded = decodePriceLineAt(buf, view, o);
-    if (decoded === null) return null;
-    lines.push(decoded.line);
-    o = decoded.next;
+    const d = decodePriceLineAt(buf, view, o);
+    if (d === null) return null;
+    lines.push({ key: d.key, input: d.input, bytes: d.bytes, facts: factsOfDecoded(d) });
+    o = d.next;
   }
   return lines;
+}
+
+/**
+ * A line decoded from a chunk: its entity, id, last day and price range, its summary but the recent
+ * days (`latest`; recentDailyOf reads them when they are wanted: only the sparklines feed shows them,
+ * for 50 entities), key, input token and length, and where its bytes are in the chunk (`chunk` from
+ * `start` to `next`, where the next line starts). One object per line: at a million lines, a line
+ * object, a facts object, a wrapper, a view of its bytes and an array of 30 recent days each were a
+ * measurable part of the collector's work (docs/benchmarks.md).
+ */
+export interface DecodedPriceLine extends PriceLineIdentity {
+  range: PriceRange;
+  latest: LatestPrice | null;
+  key: string;
+  input: string;
+  bytes: number;
+  chunk: Buffer;
+  start: number;
+  next: number;
+  /** Where the recent days start in `chunk` (-1 without a summary), how many, and whether as f64. */
+  recentAt: number;
+  recentCount: number;
+  recentWide: boolean;
+}
+
+/** The recent days of a decoded line's summary (decodePriceLineAt checked them), [] without one. */
+export function recentDailyOf(d: DecodedPriceLine): (number | null)[] {
+  const out: (number | null)[] = new Array(d.recentCount);
+  const { chunk } = d;
+  for (let k = 0, o = d.recentAt; k < d.recentCount; k++) {
+    if (d.recentWide) {
+      const c = chunk.readDoubleLE(o);
+      o += 8;
+      out[k] = Number.isNaN(c) ? null : c;
+    } else {
+      const c = chunk.readUInt32LE(o);
+      o += 4;
+      out[k] = c === NULL_U32 ? null : c;
+    }
+  }
+  return out;
+}
+
+/** The facts of a decoded line as priceLineFacts gives them (the summary with its recent days). */
+export function factsOfDecoded(d: DecodedPriceLine): PriceLineFacts {
+  const l = d.latest;
+  // The key order of summarizePrices' result, so the object is the same one a parse gives.
+  const summary: PriceSummary | null = l === null ? null
+    : { lastDate: l.lastDate, lastCents: l.lastCents, previousCents: l.previousCents, velocity24h: l.velocity24h, recentDaily: recentDailyOf(d), synthetic: l.synthetic };
+  return { entity: d.entity, id: d.id, end: d.end, range: d.range, summary };
 }
 
 /**
@@ -191,8 +242,9 @@ export const PRICE_LINE_KEY_BYTES = KEY_BYTES;
  * The line that starts at byte `o` of a chunk and the offset of the next one, or null when the bytes
  * there are not a well-formed line. `view` is a DataView over `buf`.
  */
-export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { line: StoredPriceLine; next: number } | null {
+export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): DecodedPriceLine | null {
   const n = buf.length;
+  const start = o;
   // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
   if (o + KEY_BYTES + INPUT_BYTES + 8 > n) return null;
   const key = buf.toString('latin1', o, o + KEY_BYTES);
@@ -209,18 +261,27 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { lin
   o += idBytes;
   const days = ((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0) + ((fl & SUMMARY) ? 1 : 0);
   if (o + days * DAY_BYTES > n) return null;
-  // The dates of the line in one string, cut below (one call into Buffer instead of four).
-  const dates = buf.toString('latin1', o, o + days * DAY_BYTES);
-  o += days * DAY_BYTES;
-  for (let d = 0; d < days; d++) if (dates.charCodeAt(d * DAY_BYTES + 4) !== 45 || dates.charCodeAt(d * DAY_BYTES + 7) !== 45) return null;
-  let at = 0;
   let end: string | null = null;
-  if (fl & END) end = dates.slice(at, (at += DAY_BYTES));
   let range: PriceRange = null;
-  if (fl & RANGE) range = { from: dates.slice(at, (at += DAY_BYTES)), to: dates.slice(at, (at += DAY_BYTES)) };
-  let summary: PriceSummary | null = null;
+  let lastDate: string | null = null;
+  if (fl & END) {
+    if ((end = dayAt(buf, o)) === null) return null;
+    o += DAY_BYTES;
+  }
+  if (fl & RANGE) {
+    const from = dayAt(buf, o);
+    const to = dayAt(buf, o + DAY_BYTES);
+    if (from === null || to === null) return null;
+    range = { from, to };
+    o += 2 * DAY_BYTES;
+  }
+  let latest: LatestPrice | null = null;
+  let recentAt = -1;
+  let recentCount = 0;
+  const wide = (fl & WIDE) !== 0;
   if (fl & SUMMARY) {
-    const lastDate = dates.slice(at, at + DAY_BYTES);
+    if ((lastDate = dayAt(buf, o)) === null) return null;
+    o += DAY_BYTES;
     if (o + ((fl & VELOCITY) ? 8 : 0) + 1 > n) return null;
     let velocity24h: number | null = null;
     if (fl & VELOCITY) {
@@ -228,30 +289,64 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): { lin
       o += 8;
       if (!Number.isFinite(velocity24h)) return null;
     }
-    const count = buf[o++];
-    const wide = (fl & WIDE) !== 0;
-    const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + count;
-    if (o + (wide ? 8 : 4) * values > n) return null;
-    const cents: (number | null)[] = new Array(values);
-    for (let k = 0; k < values; k++) {
-      if (wide) {
-        const c = view.getFloat64(o, true);
-        o += 8;
-        if (Number.isNaN(c)) cents[k] = null;
-        else if (Number.isSafeInteger(c) && c >= 0) cents[k] = c;
-        else return null;
-      } else {
-        const c = view.getUint32(o, true);
-        o += 4;
-        cents[k] = c === NULL_U32 ? null : c;
-      }
+    recentCount = buf[o++];
+    const width = wide ? 8 : 4;
+    const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + recentCount;
+    if (o + width * values > n) return null;
+    // Every value is checked here (a wide one must be a non-negative safe integer or NaN for null),
+    // so recentDailyOf reads the recent days later without checks.
+    for (let k = 0, at = o; k < values; k++, at += width) {
+      if (!wide) continue;
+      const c = view.getFloat64(at, true);
+      if (!Number.isNaN(c) && !(Number.isSafeInteger(c) && c >= 0)) return null;
     }
-    const lastCents = cents[0];
-    const previousCents = (fl & PREVIOUS) ? cents[1] : null;
-    if (lastCents === null || ((fl & PREVIOUS) && previousCents === null)) return null;
-    const recentDaily = (fl & PREVIOUS) ? cents.slice(2) : cents.slice(1);
-    // The key order of summarizePrices' result, so the object is the same one a parse gives.
-    summary = { lastDate, lastCents, previousCents, velocity24h, recentDaily, synthetic: (fl & SYNTHETIC) !== 0 };
+    const cents = (at: number): number | null => {
+      if (wide) {
+        const c = view.getFloat64(at, true);
+        return Number.isNaN(c) ? null : c;
+      }
+      const c = view.getUint32(at, true);
+      return c === NULL_U32 ? null : c;
+    };
+    const lastCents = cents(o);
+    o += width;
+    let previousCents: number | null = null;
+    if (fl & PREVIOUS) {
+      previousCents = cents(o);
+      o += width;
+      if (previousCents === null) return null;
+    }
+    if (lastCents === null) return null;
+    recentAt = o;
+    o += width * recentCount;
+    latest = { lastDate, lastCents, previousCents, velocity24h, synthetic: (fl & SYNTHETIC) !== 0 };
   } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
-  return { line: { key, input, bytes, facts: { entity: entityCode === 0 ? 'card' : 'figure', id, end, range, summary } }, next: o };
+  return {
+    entity: entityCode === 0 ? 'card' : 'figure', id, end, range, latest, key, input, bytes, chunk: buf, start, next: o,
+    recentAt, recentCount, recentWide: wide,
+  };
+}
+
+/**
+ * The days of a compile are a few hundred strings: one per day, not four per line (at a million
+ * lines, 4 million short strings). Keyed by the day's number YYYYMMDD read from its digits.
+ */
+const dayStrings = new Map<number, string>();
+
+/** The `YYYY-MM-DD` at `o`, or null when the bytes there are not digits and dashes in that shape. */
+function dayAt(buf: Buffer, o: number): string | null {
+  let n = 0;
+  for (let i = 0; i < DAY_BYTES; i++) {
+    const c = buf[o + i];
+    if (i === 4 || i === 7) {
+      if (c !== 45) return null;
+    } else if (c >= 48 && c <= 57) n = n * 10 + (c - 48);
+    else return null;
+  }
+  let day = dayStrings.get(n);
+  if (day === undefined) {
+    day = buf.toString('latin1', o, o + DAY_BYTES);
+    if (dayStrings.size < 100_000) dayStrings.set(n, day);
+  }
+  return day;
 }

@@ -32,7 +32,7 @@ import { seriesEnd, type PriceLineIdentity } from '../source/index.js';
 import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
-import { createPriceLineChunk, decodePriceLineAt, PRICE_LINE_KEY_BYTES, skipPriceLineAt } from './price-line-codec.js';
+import { createPriceLineChunk, decodePriceLineAt, PRICE_LINE_KEY_BYTES, skipPriceLineAt, type DecodedPriceLine } from './price-line-codec.js';
 import { codeFiles } from './code-version.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
@@ -65,11 +65,11 @@ export interface StoredPriceLine {
 }
 
 /**
- * What a stored line gives the next compile: its facts and its entity's input token, and its bytes
- * in the chunk (`encoded`), which the next store takes as they are when the line and its entity's
- * input are unchanged (PriceLineWriter.addEncoded).
+ * What a stored line gives the next compile: its facts and its entity's input token, and where its
+ * bytes are in the chunk (`chunk`, `start`, `next`), which the next store takes as they are when the
+ * line and its entity's input are unchanged (PriceLineWriter.addEncoded).
  */
-export type KnownPriceLine = PriceLineFacts & { input: string; encoded: Uint8Array };
+export type KnownPriceLine = DecodedPriceLine;
 
 export interface PriceLinesToStore {
   version: string;
@@ -200,11 +200,8 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
       const o = place % OFFSET_SPAN;
       const decoded = chunk && decodePriceLineAt(chunk.bytes, chunk.view, o);
-      if (!decoded || decoded.line.key !== key || decoded.line.bytes !== bytes) return undefined;
-      // One object literal of one shape (a spread of the facts cost about 1 s at a million lines).
-      const { line } = decoded;
-      const f = line.facts;
-      return { entity: f.entity, id: f.id, end: f.end, range: f.range, summary: f.summary, input: line.input, encoded: chunk.bytes.subarray(o, decoded.next) };
+      if (!decoded || decoded.key !== key || decoded.bytes !== bytes) return undefined;
+      return decoded;
     },
     close() {
       if (!open) return;
@@ -223,8 +220,8 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
  */
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;
-  /** Stores a line of the previous store as it was (KnownPriceLine.encoded): same line, same input. */
-  addEncoded(bytes: Uint8Array): void;
+  /** Stores a line of the previous store as it was (its bytes in KnownPriceLine.chunk): same line, same input. */
+  addEncoded(line: KnownPriceLine): void;
   /** Inserts the last chunk and the line count; returns the count. */
   finish(): number;
 }
@@ -250,9 +247,9 @@ export function createPriceLineWriter(db: Database.Database, version: string): P
       count++;
       if (chunk.lines >= CHUNK) flush();
     },
-    addEncoded(bytes) {
+    addEncoded(line) {
       if (finished) throw new Error('price line writer: add after finish');
-      chunk.addEncoded(bytes);
+      chunk.addEncoded(line.chunk, line.start, line.next);
       count++;
       if (chunk.lines >= CHUNK) flush();
     },
@@ -285,7 +282,7 @@ export function createPriceLineScratch(indexPath: string, version: string): Pric
   const writer = createPriceLineWriter(db, version);
   return {
     add: (line) => writer.add(line),
-    addEncoded: (bytes) => writer.addEncoded(bytes),
+    addEncoded: (line) => writer.addEncoded(line),
     finish() {
       const count = writer.finish();
       if (db.open) {

@@ -49,11 +49,21 @@ export const sparklineKey = (entity: 'card' | 'figure', id: string) => `${entity
  */
 export function createSparklinePoints(): {
   offer(entity: 'card' | 'figure', id: string, watchers: number, points: readonly (number | null)[]): void;
+  /** Whether an offer of this entity now would be kept: when not, its recent days need not be made. */
+  admits(entity: 'card' | 'figure', id: string, watchers: number): boolean;
   points(): Map<string, readonly (number | null)[]>;
 } {
   const top = createTopK<SparklineCandidate & { points: readonly (number | null)[] }>(SPARKLINE_COUNT, sparklineOrder);
+  // One candidate re-used to ask (a million entities are asked about, fifty kept).
+  const probe: SparklineCandidate & { points: readonly (number | null)[] } = { entity: 'card', id: '', watchers: 0, points: [] };
   return {
     offer: (entity, id, watchers, points) => top.offer({ entity, id, watchers, points }),
+    admits(entity, id, watchers) {
+      probe.entity = entity;
+      probe.id = id;
+      probe.watchers = watchers;
+      return top.admits(probe);
+    },
     points: () => new Map(top.sorted().map((k) => [sparklineKey(k.entity, k.id), k.points])),
   };
 }

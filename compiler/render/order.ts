@@ -110,7 +110,7 @@ export function topK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => 
  *   for (const n of [5, 1, 4, 2, 3]) top.offer(n);
  *   top.sorted()  // [1, 2]
  */
-export function createTopK<T>(k: number, compare: (a: T, b: T) => number): { offer(item: T): void; sorted(): T[] } {
+export function createTopK<T>(k: number, compare: (a: T, b: T) => number): { offer(item: T): void; admits(item: T): boolean; sorted(): T[] } {
   const heap: T[] = [];
   // heap[0] sorts last among the kept items: a parent never sorts before its children.
   const siftDown = (i: number) => {
@@ -141,6 +141,8 @@ export function createTopK<T>(k: number, compare: (a: T, b: T) => number): { off
         siftDown(0);
       }
     },
+    /** Whether offering `item` now would keep it (a caller can then skip building the item it keeps). */
+    admits: (item) => heap.length < k || (k > 0 && compare(item, heap[0]) < 0),
     sorted: () => [...heap].sort(compare),
   };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
-import { createPriceLineChunk, decodePriceLines, encodePriceLines } from '../../../compiler/compile/price-line-codec.js';
+import { createPriceLineChunk, decodePriceLines, encodePriceLines, factsOfDecoded } from '../../../compiler/compile/price-line-codec.js';
 import {
-  createPriceLineWriter, priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type StoredPriceLine,
+  createPriceLineWriter, priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type KnownPriceLine, type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
 
 const dirs: string[] = [];
@@ -20,7 +20,9 @@ const token = (n: number) => `t${String(n).padStart(23, '0')}`;
 const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, facts: priceLineFacts(record) });
 /** What the store gives back for a line: its facts and its entity's input token. */
 // `encoded`: the line's own bytes in its chunk, as the codec writes it alone.
-const knownOf = (l: StoredPriceLine) => ({ ...l.facts, input: l.input, encoded: encodePriceLines([l]) });
+const knownOf = (l: StoredPriceLine) => ({ ...l.facts, key: l.key, input: l.input, encoded: encodePriceLines([l]) });
+/** A stored line as knownOf describes it: `encoded` is its bytes in its chunk. */
+const seen = (k: KnownPriceLine | undefined) => k && { ...factsOfDecoded(k), key: k.key, input: k.input, encoded: k.chunk.subarray(k.start, k.next) };
 
 const LINES: StoredPriceLine[] = [
   line(1, { entity: 'card', id: 'mtg-lea-1', start: '2026-10-01', usdCents: [100, 200, null, 250] }),
@@ -76,7 +78,7 @@ describe('stored price lines', () => {
     writePriceLines(path, { version: 'v1', lines: LINES });
     const stored = readPriceLines(path, 'v1');
     expect(stored.size).toBe(LINES.length);
-    expect(stored.get(key(3), 103)).toEqual(knownOf(LINES[2]));
+    expect(seen(stored.get(key(3), 103))).toEqual(knownOf(LINES[2]));
     expect(stored.get(key(3), 104)).toBeUndefined();
     stored.close();
     expect(readPriceLines(path, 'v2').size).toBe(0);
@@ -107,7 +109,7 @@ describe('stored price lines', () => {
     fill(true);
     const stored = readPriceLines(path, 'v1');
     expect(stored.size).toBe(many.length);
-    for (const n of [0, 9_999, 10_000, 23_455]) expect(stored.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
+    for (const n of [0, 9_999, 10_000, 23_455]) expect(seen(stored.get(key(n), 100 + n))).toEqual(knownOf(many[n]));
     stored.close();
   });
 
@@ -121,14 +123,14 @@ describe('stored price lines', () => {
     writePriceLines(path, { version: 'v1', lines: many });
     const stored = readPriceLines(path, 'v1');
     const order = [64_999, 0, 31_000, 10_001, 0, 52_000, 41_000, 20_500, 64_998, 5];
-    for (const n of order) expect(stored.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
+    for (const n of order) expect(seen(stored.get(key(n), 100 + n))).toEqual(knownOf(many[n]));
     // Chunk 3 (lines 30,000-39,999) is rewritten in the file after the store was opened: its SHA-1
     // no longer matches, so its lines are unknown; the other chunks still read.
     const db = new Database(path);
     db.prepare('UPDATE price_lines SET lines = zeroblob(length(lines)) WHERE chunk = 3').run();
     db.close();
     expect(stored.get(key(35_000), 100 + 35_000)).toBeUndefined();
-    expect(stored.get(key(45_000), 100 + 45_000)).toEqual(knownOf(many[45_000]));
+    expect(seen(stored.get(key(45_000), 100 + 45_000))).toEqual(knownOf(many[45_000]));
     stored.close();
     expect(stored.get(key(0), 100)).toBeUndefined();
   });
@@ -146,13 +148,13 @@ describe('stored price lines', () => {
     db.exec('BEGIN');
     const writer = createPriceLineWriter(db, 'v1');
     // Every other line kept as it was, the others written from their facts: the same store.
-    many.forEach((l, n) => (n % 2 ? writer.addEncoded(stored.get(l.key, l.bytes)!.encoded) : writer.add(l)));
+    many.forEach((l, n) => (n % 2 ? writer.addEncoded(stored.get(l.key, l.bytes)!) : writer.add(l)));
     expect(writer.finish()).toBe(many.length);
     db.exec('COMMIT');
     db.close();
     stored.close();
     const again = readPriceLines(second, 'v1');
-    for (const n of [0, 1, 9_999, 10_000, 11_999]) expect(again.get(key(n), 100 + n)).toEqual(knownOf(many[n]));
+    for (const n of [0, 1, 9_999, 10_000, 11_999]) expect(seen(again.get(key(n), 100 + n))).toEqual(knownOf(many[n]));
     again.close();
   });
 
