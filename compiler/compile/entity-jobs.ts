@@ -30,7 +30,12 @@ export type EntityJob =
   | { kind: 'card'; card: CardRecord; set: SetRecord; prices: PriceSeriesRecord | null; input: string }
   | { kind: 'figure'; figure: FigureRecord; series: FigureSeriesRecord; prices: PriceSeriesRecord | null; input: string }
   /** An aggregate document rendered on the main thread, compressed here (document-sink.ts). */
-  | { kind: 'document'; key: string; json: string; input: string };
+  | { kind: 'document'; key: string; json: string; input: string }
+  /**
+   * The same, its JSON as UTF-8 in the batch's input arena (`at`, `length`): written there by the pool
+   * instead of the string being copied into the message (pool.ts).
+   */
+  | { kind: 'document-bytes'; key: string; at: number; length: number; input: string };
 
 export interface RenderedObject {
   key: string;
@@ -45,11 +50,18 @@ export interface RenderedObject {
 
 /** Bytes of one arena: a batch of 64 cards compresses to about 400 KB (five objects of ~1.2 KB each). */
 export const ARENA_BYTES = 2 ** 20;
+/**
+ * Bytes of one input arena: the JSON of a batch of documents (document-sink.ts hands over 64 K
+ * characters or 8 documents at a time). A document that does not fit is sent as a string.
+ */
+export const INPUT_ARENA_BYTES = 256 * 1024;
 
 export interface EntityWorkerInit {
   fxRates: FxRateRecord[];
   /** The render thread's arenas (ARENA_BYTES each), shared with the main thread; absent on the main thread. */
   arenas?: SharedArrayBuffer;
+  /** Its input arenas (INPUT_ARENA_BYTES each, one per arena), where the main thread writes documents' JSON. */
+  inputs?: SharedArrayBuffer;
 }
 
 /** A batch for a render thread, and the arena (its index in the thread's `arenas`) to put its objects in. */
@@ -63,8 +75,8 @@ export function cardKeys(id: string): string[] {
 }
 
 /** The arena `index` of `arenas` as a Buffer (no copy: the same memory). */
-export function arenaOf(arenas: SharedArrayBuffer, index: number): Buffer {
-  return Buffer.from(arenas, index * ARENA_BYTES, ARENA_BYTES);
+export function arenaOf(arenas: SharedArrayBuffer, index: number, bytes = ARENA_BYTES): Buffer {
+  return Buffer.from(arenas, index * bytes, bytes);
 }
 
 /** The bytes of a rendered object: its own, or its place in the arena its batch was rendered into. */
@@ -74,14 +86,14 @@ export function objectBytes(o: RenderedObject, arena: Buffer): Buffer {
 }
 
 /** Builds the per-thread renderer: one FX lookup, reused for every batch, writing into the arena given. */
-export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[], arena: Buffer) => RenderedObject[] {
+export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[], arena: Buffer, inputArena?: Buffer) => RenderedObject[] {
   const fx: FxLookup = createFxLookup(init.fxRates);
-  return (jobs, arena) => {
+  return (jobs, arena, inputArena) => {
     const out: RenderedObject[] = [];
     let used = 0;
     // The compressed bytes are the deflater's own buffer until the next call: hashed, then copied
     // into the arena (or, when it is full, into a buffer of their own).
-    const emit = (key: string, json: string, input: string) => {
+    const emit = (key: string, json: string | Buffer, input: string) => {
       const bytes = gzipTransient(json);
       const sha256 = sha256Hex(bytes);
       if (used + bytes.length <= arena.length) {
@@ -100,6 +112,9 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
         RANGES.forEach((range, i) => emit(cardKey(job.card.id, range), json[i], job.input));
       } else if (job.kind === 'document') {
         emit(job.key, job.json, job.input);
+      } else if (job.kind === 'document-bytes') {
+        if (inputArena === undefined) throw new Error(`${job.key}: a document in an input arena, and no input arena`);
+        emit(job.key, inputArena.subarray(job.at, job.at + job.length), job.input);
       } else {
         emit(figureKey(job.figure.id), renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
       }
@@ -114,9 +129,9 @@ export const renderService: ThreadService<EntityWorkerInit, RenderRequest, Rende
   entry: new URL('./render-worker.js', import.meta.url),
   create: (init) => {
     if (init.arenas === undefined) throw new Error('a render thread needs its arenas');
-    const arenas = init.arenas;
+    const { arenas, inputs } = init;
     const render = createEntityRenderer(init);
-    return (request) => render(request.jobs, arenaOf(arenas, request.arena));
+    return (request) => render(request.jobs, arenaOf(arenas, request.arena), inputs && arenaOf(inputs, request.arena, INPUT_ARENA_BYTES));
   },
   // An object outside the arena owns its whole ArrayBuffer (allocUnsafeSlow, never a slice of Node's pool): moved, not copied.
   transfer: (objects) => objects.flatMap((o) => (o.bytes === null ? [] : [o.bytes.buffer as ArrayBuffer])),

@@ -17,7 +17,7 @@
  */
 import { startThread, type Thread, type ThreadMode } from '../threads/thread.js';
 import {
-  ARENA_BYTES, arenaOf, createEntityRenderer, renderService,
+  ARENA_BYTES, arenaOf, createEntityRenderer, INPUT_ARENA_BYTES, renderService,
   type EntityJob, type EntityWorkerInit, type RenderedObject, type RenderRequest,
 } from './entity-jobs.js';
 
@@ -41,6 +41,8 @@ const MAX_IN_FLIGHT_PER_WORKER = 6;
 interface RenderThread {
   thread: Thread<RenderRequest, RenderedObject[]>;
   arenas: Buffer[];
+  /** The input arena of each arena (documents' JSON written by this thread: inArena). */
+  inputs: Buffer[];
   /** Indexes of the arenas no batch in flight uses. */
   free: number[];
 }
@@ -54,9 +56,11 @@ export function createEntityPool(
   if (workers <= 0 || mode === 'inline') return createInlinePool(init, onRendered);
   const threads: RenderThread[] = Array.from({ length: workers }, () => {
     const shared = new SharedArrayBuffer(MAX_IN_FLIGHT_PER_WORKER * ARENA_BYTES);
+    const inputs = new SharedArrayBuffer(MAX_IN_FLIGHT_PER_WORKER * INPUT_ARENA_BYTES);
     return {
-      thread: startThread(renderService, { ...init, arenas: shared }, 'worker'),
+      thread: startThread(renderService, { ...init, arenas: shared, inputs }, 'worker'),
       arenas: Array.from({ length: MAX_IN_FLIGHT_PER_WORKER }, (_, i) => arenaOf(shared, i)),
+      inputs: Array.from({ length: MAX_IN_FLIGHT_PER_WORKER }, (_, i) => arenaOf(inputs, i, INPUT_ARENA_BYTES)),
       free: Array.from({ length: MAX_IN_FLIGHT_PER_WORKER }, (_, i) => MAX_IN_FLIGHT_PER_WORKER - 1 - i),
     };
   });
@@ -85,7 +89,7 @@ export function createEntityPool(
         inFlight++;
         settled.push(
           t.thread
-            .call({ jobs, arena })
+            .call({ jobs: inArena(jobs, t.inputs[arena]), arena })
             .then((objects) => onRendered(objects, count, t.arenas[arena]))
             .finally(() => {
               t.free.push(arena);
@@ -119,6 +123,27 @@ export function createEntityPool(
       await stop();
     },
   };
+}
+
+/**
+ * A batch with its documents' JSON written as UTF-8 into `input` (the batch's input arena, shared with
+ * its render thread) instead of sent as strings: a string in a message is copied by the serializer on
+ * this thread and again into a new string on the other (at a million cards, handing the aggregate
+ * documents over cost the main thread about 2 s in postMessage). A document that does not fit stays a string.
+ */
+function inArena(jobs: EntityJob[], input: Buffer): EntityJob[] {
+  if (jobs.length === 0 || jobs[0].kind !== 'document') return jobs;
+  let used = 0;
+  return jobs.map((job) => {
+    if (job.kind !== 'document') return job;
+    const room = input.length - used;
+    // Three bytes of UTF-8 at most per UTF-16 unit: a string that surely fits is not measured first.
+    if (job.json.length * 3 > room && Buffer.byteLength(job.json, 'utf8') > room) return job;
+    const length = input.write(job.json, used, 'utf8');
+    const at = used;
+    used += length;
+    return { kind: 'document-bytes', key: job.key, at, length, input: job.input };
+  });
 }
 
 function createInlinePool(init: EntityWorkerInit, onRendered: OnRendered): EntityPool {
