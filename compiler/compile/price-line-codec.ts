@@ -190,19 +190,20 @@ export interface DecodedPriceLine extends PriceLineIdentity {
 /** The recent days of a decoded line's summary (decodePriceLineAt checked them), [] without one. */
 export function recentDailyOf(d: DecodedPriceLine): (number | null)[] {
   const out: (number | null)[] = new Array(d.recentCount);
-  const { chunk } = d;
-  for (let k = 0, o = d.recentAt; k < d.recentCount; k++) {
-    if (d.recentWide) {
-      const c = chunk.readDoubleLE(o);
-      o += 8;
-      out[k] = Number.isNaN(c) ? null : c;
-    } else {
-      const c = chunk.readUInt32LE(o);
-      o += 4;
-      out[k] = c === NULL_U32 ? null : c;
-    }
-  }
+  const view = new DataView(d.chunk.buffer, d.chunk.byteOffset, d.chunk.byteLength);
+  const width = d.recentWide ? 8 : 4;
+  for (let k = 0; k < d.recentCount; k++) out[k] = centsAt(view, d.recentAt + k * width, d.recentWide);
   return out;
+}
+
+/** A stored cents value at `at`: u32 (null: NULL_U32) or, `wide`, f64 (null: NaN). */
+function centsAt(view: DataView, at: number, wide: boolean): number | null {
+  if (wide) {
+    const c = view.getFloat64(at, true);
+    return Number.isNaN(c) ? null : c;
+  }
+  const c = view.getUint32(at, true);
+  return c === NULL_U32 ? null : c;
 }
 
 /** The facts of a decoded line as priceLineFacts gives them (the summary with its recent days). */
@@ -293,26 +294,19 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): Decod
     const width = wide ? 8 : 4;
     const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + recentCount;
     if (o + width * values > n) return null;
-    // Every value is checked here (a wide one must be a non-negative safe integer or NaN for null),
-    // so recentDailyOf reads the recent days later without checks.
-    for (let k = 0, at = o; k < values; k++, at += width) {
-      if (!wide) continue;
-      const c = view.getFloat64(at, true);
-      if (!Number.isNaN(c) && !(Number.isSafeInteger(c) && c >= 0)) return null;
-    }
-    const cents = (at: number): number | null => {
-      if (wide) {
+    // Every wide value is checked here (a non-negative safe integer, or NaN for null; any u32 is
+    // valid), so recentDailyOf reads the recent days later without checks.
+    if (wide) {
+      for (let k = 0, at = o; k < values; k++, at += width) {
         const c = view.getFloat64(at, true);
-        return Number.isNaN(c) ? null : c;
+        if (!Number.isNaN(c) && !(Number.isSafeInteger(c) && c >= 0)) return null;
       }
-      const c = view.getUint32(at, true);
-      return c === NULL_U32 ? null : c;
-    };
-    const lastCents = cents(o);
+    }
+    const lastCents = centsAt(view, o, wide);
     o += width;
     let previousCents: number | null = null;
     if (fl & PREVIOUS) {
-      previousCents = cents(o);
+      previousCents = centsAt(view, o, wide);
       o += width;
       if (previousCents === null) return null;
     }
