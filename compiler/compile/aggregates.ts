@@ -249,10 +249,10 @@ export async function renderAggregates(
   for (const list of renderRecent(index)) putList(list.family, list.pages);
 
   // The binders are walked once: each walk of the log inflates and parses all of them again (at a
-  // million cards the aggregates walked them four times, about 2 s each). What the feeds, the
-  // showcases and the summary read of them is the binders of public users, grouped by owner here;
-  // each renderer still keeps only the published ones, and none depends on the binders' order.
-  const owners = showcaseOwners(catalog.users.values(), catalog.binders);
+  // million cards the aggregates walked them four times, about 2 s each). The catalog keeps only the
+  // published ones (source/load.ts), grouped by owner here; each renderer still keeps only the
+  // published ones itself, and none depends on the binders' order.
+  const owners = showcaseOwners(catalog.users.values(), catalog.publishedBinders);
   const ownedBinders = owners.flatMap((o) => o.binders);
   for (const list of [
     renderDiscoverSets(index),

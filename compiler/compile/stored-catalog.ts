@@ -62,7 +62,7 @@ interface Head {
   fxRates: FxRateRecord[];
   /** UTF-8 JSON, like the cards and figures (why: the layout comment above). */
   users: Uint8Array;
-  binders: SavedRecordLog;
+  publishedBinders: SavedRecordLog;
   activity: SavedRecordLog;
   pullObservations: SavedRecordLog;
   rejects: Reject[];
@@ -141,7 +141,7 @@ export function writeStoredCatalog(path: string, catalog: LoadedCatalog, filesHa
     figureSeries: [...catalog.figureSeries.values()],
     fxRates: catalog.fxRates,
     users: jsonBytes([...catalog.users.values()]),
-    binders: savedLog(catalog.binders),
+    publishedBinders: savedLog(catalog.publishedBinders),
     activity: savedLog(catalog.activity),
     pullObservations: savedLog(catalog.pullObservations),
     rejects: [...catalog.rejects.list()],
@@ -216,7 +216,7 @@ export function readStoredCatalog(path: string, filesHash: string, maxRejects: n
     figures,
     fxRates: head.fxRates,
     users: new Map((fromJsonBytes(head.users) as UserRecord[]).map((u) => [u.id, u])),
-    binders: createRecordLog<BinderRecord>(head.binders),
+    publishedBinders: createRecordLog<BinderRecord>(head.publishedBinders),
     activity: createRecordLog<ActivityEventRecord>(head.activity),
     pullObservations: createRecordLog<PullObservationRecord>(head.pullObservations),
     rejects,

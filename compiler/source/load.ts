@@ -30,6 +30,7 @@ import { createRefIndex, refKey, type RefIndex } from './refs.js';
 import { createRejectLog, type RejectLog } from './rejects.js';
 import { parseRecord } from './validate.js';
 import { createRecordLog, type RecordList } from './record-log.js';
+import { isPublishedBinder } from '../render/privacy.js';
 
 export interface LoadedCatalog {
   meta: CatalogMeta;
@@ -44,10 +45,13 @@ export interface LoadedCatalog {
   fxRates: FxRateRecord[];
   users: Map<string, UserRecord>;
   /**
-   * binders, activity and pullObservations: in source order, walked only by the aggregates, so kept
-   * compressed off the heap until then (record-log.ts).
+   * The published binders (public binders of public users: render/privacy.ts), then activity and
+   * pullObservations: in source order, walked only by the aggregates, so kept compressed off the heap
+   * until then (record-log.ts). Every binder is checked and can be rejected, but only the published
+   * ones are kept: no document shows another (API.md §2.6), and at a million cards they are a fifth
+   * of the binders' bytes, which every compile inflated and parsed again (docs/benchmarks.md).
    */
-  binders: RecordList<BinderRecord>;
+  publishedBinders: RecordList<BinderRecord>;
   activity: RecordList<ActivityEventRecord>;
   pullObservations: RecordList<PullObservationRecord>;
   /** Every reject so far; streamPrices adds to it, the caller ends with `rejects.finish()`. */
@@ -147,8 +151,14 @@ export async function loadCatalog(source: CatalogSource, options: LoadOptions): 
   const userProblem = (userId: string | null): string | null =>
     userId === null ? null : refs.problem(`user ${userId}`, refKey.user(userId), users.has(userId));
 
-  const binders = createRecordLog<BinderRecord>();
-  await readKind<BinderRecord>(source, 'binders', reader, uniqueInList(binders, (binder) => {
+  const publishedBinders = createRecordLog<BinderRecord>();
+  // Accepted binders that are not published are checked like the others (a bad one is a reject) but not kept.
+  const keepPublished = {
+    push(binder: BinderRecord) {
+      if (isPublishedBinder(binder, users.get(binder.userId))) publishedBinders.push(binder);
+    },
+  };
+  await readKind<BinderRecord>(source, 'binders', reader, uniqueInList(keepPublished, (binder) => {
     const owner = userProblem(binder.userId);
     if (owner !== null) return owner;
     for (let i = 0; i < binder.items.length; i += 1) {
@@ -190,7 +200,7 @@ export async function loadCatalog(source: CatalogSource, options: LoadOptions): 
     figures,
     fxRates,
     users,
-    binders,
+    publishedBinders,
     activity,
     pullObservations,
     rejects,

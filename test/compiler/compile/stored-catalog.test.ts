@@ -25,7 +25,7 @@ function plain(c: LoadedCatalog) {
     figures: [...c.figures],
     fxRates: c.fxRates,
     users: [...c.users],
-    binders: [...c.binders],
+    publishedBinders: [...c.publishedBinders],
     activity: [...c.activity],
     pullObservations: [...c.pullObservations],
     rejects: c.rejects.list(),
@@ -47,7 +47,7 @@ beforeAll(async () => {
     await source.close();
   }
   expect(loaded.rejects.count).toBe(1);
-  expect(loaded.binders.length).toBeGreaterThan(0);
+  expect(loaded.publishedBinders.length).toBeGreaterThan(0);
 });
 
 describe('stored catalog', () => {
@@ -59,7 +59,7 @@ describe('stored catalog', () => {
     expect(plain(back!)).toEqual(plain(loaded));
     expect(back!.rejects.maxRejects).toBe(5);
     // A walk of a record log can be repeated, as the aggregates do.
-    expect([...back!.binders]).toEqual([...loaded.binders]);
+    expect([...back!.publishedBinders]).toEqual([...loaded.publishedBinders]);
   });
 
   it('when its rejects exceed the new --max-rejects then reading it fails as the load would', async () => {

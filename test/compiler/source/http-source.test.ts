@@ -55,7 +55,7 @@ function plain(catalog: LoadedCatalog) {
     figures: [...catalog.figures.entries()],
     fxRates: catalog.fxRates,
     users: [...catalog.users.entries()],
-    binders: [...catalog.binders],
+    publishedBinders: [...catalog.publishedBinders],
     activity: [...catalog.activity],
     pullObservations: [...catalog.pullObservations],
   };
@@ -144,7 +144,7 @@ describe('the HTTP source', () => {
     const server = await serve(writeCatalog({ users: null, binders: null, activity: null, pullObservations: null }));
     const catalog = await loadCatalog(open(server.base), { maxRejects: 0 });
     expect(catalog.users.size).toBe(0);
-    expect([...catalog.binders]).toEqual([]);
+    expect([...catalog.publishedBinders]).toEqual([]);
     expect(catalog.cards.size).toBe(3);
   });
 

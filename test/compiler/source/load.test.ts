@@ -43,7 +43,7 @@ describe('loadCatalog from a folder', () => {
     expect([...catalog.figures.keys()]).toEqual(['f1', 'f2']);
     expect(catalog.fxRates.map((r) => `${r.date} ${r.currency}`)).toEqual(['2026-11-19 EUR', '2026-11-19 GBP', '2026-11-20 GBP']);
     expect(catalog.users.get('u2')?.anonymous).toBe(true);
-    expect([...catalog.binders]).toEqual(base.binders);
+    expect([...catalog.publishedBinders]).toEqual(base.binders);
     expect([...catalog.activity].map((a) => a.id)).toEqual(['a1', 'a2']);
     expect([...catalog.pullObservations]).toEqual(base.pullObservations);
     expect(catalog.rejects.count).toBe(0);
@@ -77,7 +77,7 @@ describe('loadCatalog from a folder', () => {
     const dir = writeCatalog({ users: null, binders: [], activity: null, pullObservations: [], figureSeries: null, figures: [] });
     const catalog = await loadCatalog(open(dir), { maxRejects: 0 });
     expect(catalog.users.size).toBe(0);
-    expect([...catalog.binders]).toEqual([]);
+    expect([...catalog.publishedBinders]).toEqual([]);
     expect([...catalog.activity]).toEqual([]);
     expect([...catalog.pullObservations]).toEqual([]);
     expect(catalog.figureSeries.size).toBe(0);
@@ -146,7 +146,7 @@ describe('loadCatalog from a folder', () => {
     });
     const catalog = await loadCatalog(open(dir), { maxRejects: 10 });
     expect([...catalog.cards.keys()]).toEqual(['mtg-lea-161', 'mtg-lea-1', 'base1-4']);
-    expect([...catalog.binders]).toEqual([]);
+    expect([...catalog.publishedBinders]).toEqual([]);
     expect([...catalog.activity].map((a) => a.id)).toEqual(['a1', 'a2']);
     expect(catalog.rejects.finish()).toEqual([
       { file: 'sets.ndjson', lineNo: 3, reason: expect.stringContaining('field "code" must be a lowercase slug') },
@@ -155,6 +155,27 @@ describe('loadCatalog from a folder', () => {
       { file: 'cards.ndjson', lineNo: 6, reason: 'field "name" must be a non-empty string, got ""' },
       { file: 'binders.ndjson', lineNo: 1, reason: 'items[0] refers to card bad, which was rejected (cards.ndjson:6)' },
       { file: 'activity.ndjson', lineNo: 3, reason: 'refers to card bad, which was rejected (cards.ndjson:6)' },
+    ]);
+  });
+
+  it('when a binder is not published then it is checked like any other but not kept', async () => {
+    const base = baseCatalog();
+    const b1 = base.binders[0];
+    const dir = writeCatalog({
+      binders: [
+        b1,
+        { ...b1, id: 'b2', public: false },
+        // u2 is anonymous: a public binder of theirs is not published either.
+        { ...b1, id: 'b3', userId: 'u2' },
+        { ...b1, id: 'b4', public: false, items: [{ entity: 'card', id: 'nope' }] },
+        { ...b1, id: 'b1', name: 'Again' },
+      ],
+    });
+    const catalog = await loadCatalog(open(dir), { maxRejects: 10 });
+    expect([...catalog.publishedBinders]).toEqual([b1]);
+    expect(catalog.rejects.list().map((r) => `${r.file}:${r.lineNo}: ${r.reason}`)).toEqual([
+      'binders.ndjson:4: items[0] refers to unknown card nope',
+      expect.stringMatching(/^binders\.ndjson:5: .*b1/),
     ]);
   });
 
