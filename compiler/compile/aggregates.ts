@@ -12,7 +12,7 @@ import { setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { groupArtists, renderArtistPages } from '../render/artist-pages.js';
+import { artistSlugs, groupArtists, renderArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -61,9 +61,9 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
 /**
  * `unchangedCatalog`: the catalog files but prices and the compiler code are the previous snapshot's
  * (its stored catalog was taken, and its index was written by this code: code-version.ts). The documents made from
- * those alone (the pull-stats, the activity feed) are then the previous snapshot's, kept without
- * walking the pull observations and activity events (at a million cards about 4 s of an incremental
- * compile).
+ * those alone (the pull-stats, the activity and users feeds) are then the previous snapshot's, kept
+ * without walking the pull observations and activity events (at a million cards about 4 s of an
+ * incremental compile) or rendering the users feed.
  *
  * So is every document made from a known group of entities none of which was rendered again this
  * compile (an entity is rendered again exactly when its input changed: entity-phase.ts): an oracle
@@ -84,8 +84,10 @@ export async function renderAggregates(
   const changed = unchangedCatalog ? { card: new Set(prices.rendered.card), figure: new Set(prices.rendered.figure) } : null;
   /** True when the catalog is the previous one and no entity of `refs()` was rendered again (refs made only then). */
   const unchanged = (refs: () => readonly EntityRef[]): boolean => changed !== null && refs().every((r) => !changed[r.entity].has(r.id));
-  /** `unchanged` for a list of cards, without a ref per card. */
-  const cardsUnchanged = (cards: readonly CardRecord[]): boolean => changed !== null && cards.every((c) => !changed.card.has(c.id));
+  // The groups of cards (a set's, an oracle concept's, an artist's) that hold a card rendered again,
+  // found from those cards (a 1% price change renders 1% of them): whether a group is unchanged is
+  // then one look-up, not one per card of the catalog.
+  const touched = changed === null ? null : touchedGroups(catalog, prices.rendered.card);
   const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
   let keptUnchanged = 0;
   // Documents made from unchanged entities are kept together, one statement per key range, once the
@@ -160,7 +162,7 @@ export async function renderAggregates(
   const unchangedOracles: string[] = [];
   for (const [oracleId, printings] of byOracle) {
     progress.advance(1);
-    if (cardsUnchanged(printings)) unchangedOracles.push(oracleId);
+    if (touched !== null && !touched.oracles.has(oracleId)) unchangedOracles.push(oracleId);
     else {
       putOracle(oracleId, printings);
       await breathe();
@@ -196,7 +198,7 @@ export async function renderAggregates(
       sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
       return inputs.length;
     };
-    if (!keepListLater('set', keyOf, cards.length, cardsUnchanged(cards), render)) {
+    if (!keepListLater('set', keyOf, cards.length, touched !== null && !touched.sets.has(setMapKey(set.game, set.code)), render)) {
       progress.advance(render());
       await breathe();
     }
@@ -210,7 +212,7 @@ export async function renderAggregates(
       return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
         renderArtistPages(slug, group.name, cards, catalog.setsByKey));
     };
-    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, cardsUnchanged(group.cards), render)) {
+    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, touched !== null && !touched.artists.has(slug), render)) {
       progress.advance(render());
       await breathe();
     }
@@ -256,17 +258,21 @@ export async function renderAggregates(
   const ownedBinders = owners.flatMap((o) => o.binders);
   for (const list of [
     renderDiscoverSets(index),
-    renderDiscoverUsers(catalog.users.values(), ownedBinders),
     renderDiscoverBinders(catalog.users.values(), ownedBinders, index),
     renderDiscoverSparklines(index),
   ]) {
     putList(list.family, list.pages as Envelope<unknown[]>[]);
   }
-  // The activity feed reads the activity events alone.
-  const activity = { kind: 'discover', feed: 'activity' } as const;
-  const keptPages = unchangedCatalog ? sink.keepPages((page) => listPageKey(activity, page)) : 0;
-  if (keptPages > 0) progress.advance(keptPages);
-  else putList(activity, renderDiscoverActivity(catalog.activity).pages);
+  /** A feed made from catalog records alone: with an unchanged catalog, the previous snapshot's pages. */
+  const catalogFeed = <T>(feed: 'users' | 'activity', render: () => Envelope<T[]>[]) => {
+    const family = { kind: 'discover', feed } as const;
+    const kept = unchangedCatalog ? sink.keepPages((page) => listPageKey(family, page)) : 0;
+    if (kept > 0) progress.advance(kept);
+    else putList(family, render());
+  };
+  // The users feed reads the public users and their published binders; the activity feed the events.
+  catalogFeed('users', () => renderDiscoverUsers(catalog.users.values(), ownedBinders).pages);
+  catalogFeed('activity', () => renderDiscoverActivity(catalog.activity).pages);
 
   // A user's showcase and binder pages read the user, their binders and the entities in them.
   // Only published binders are shown, and the showcase document itself lists them without their items.
@@ -296,4 +302,23 @@ export async function renderAggregates(
   await sink.settle();
   if (keptUnchanged > 0) progress.note(`aggregate documents: ${keptUnchanged} made from no changed card or figure kept as they were, their inputs not computed`);
   if (sink.handedOff() > 0) progress.note(`aggregate documents: ${sink.handedOff()} compressed on the render threads`);
+}
+
+/**
+ * The set keys (setMapKey), oracle ids and artist slugs (as groupArtists makes them) of the cards
+ * `ids`: a group none of whose cards is among them has exactly the cards it had.
+ */
+function touchedGroups(catalog: LoadedCatalog, ids: readonly string[]): { sets: Set<string>; oracles: Set<string>; artists: Set<string> } {
+  const sets = new Set<string>();
+  const oracles = new Set<string>();
+  const artists = new Set<string>();
+  const slugOf = artistSlugs();
+  for (const id of ids) {
+    const card = catalog.cards.get(id);
+    if (card === undefined) continue;
+    sets.add(setMapKey(card.game, card.setCode));
+    if (card.oracleId !== null) oracles.add(card.oracleId);
+    if (card.artist !== null) artists.add(slugOf(card.artist));
+  }
+  return { sets, oracles, artists };
 }

@@ -9,7 +9,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSnapshot } from '../../../compiler/compile/index.js';
-import { oracleKey, pullStatsKey, setPageKey } from '../../../snapshots/keys.js';
+import { listPageKey, oracleKey, pullStatsKey, setPageKey } from '../../../snapshots/keys.js';
+import { slugify } from '../../../snapshots/ids.js';
 import Database from 'better-sqlite3';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { currentId, indexEntries, readDoc } from '../../helpers/snapshot-files.js';
@@ -133,6 +134,21 @@ describe('aggregate re-use', () => {
     expect(seen(other)).toEqual({ reused: true, changed: false });
   });
 
+  it('when only prices changed then the changed card\'s artist pages are written again, another artist\'s and the users feed are kept in place', async () => {
+    const { cat, root, first } = await compiledCopy();
+    const card = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((p) => p.entity === 'card' && p.usdCents.at(-1) !== null && cardOf(cat, p.id).artist !== null)!;
+    editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.id === card.id, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 3] }));
+    const artistPage = (slug: string) => listPageKey({ kind: 'artist', slug }, 1);
+    const own = artistPage(slugify(cardOf(cat, card.id).artist));
+    const other = indexEntries(root, first)!.map((e) => e.key).find((k) => k.startsWith('v1/artists/') && !k.startsWith(own.replace(/page-1\.json\.gz$/, '')))!;
+    const users = listPageKey({ kind: 'discover', feed: 'users' }, 1);
+
+    const seen = await recompile(cat, root, first);
+    expect(seen(own)).toEqual({ reused: false, changed: true });
+    expect(seen(other)).toEqual({ reused: true, changed: false });
+    expect(seen(users)).toEqual({ reused: true, changed: false });
+  });
+
   it('when the previous index lacks an unchanged oracle concept then it is rendered, not counted as kept', async () => {
     const { cat, root, first } = await compiledCopy();
     editLine(cat, 'prices.ndjson', (p) => p.entity === 'card' && p.usdCents.at(-1) !== null, (p) => ({ ...p, usdCents: [...p.usdCents.slice(0, -1), p.usdCents.at(-1) + 3] }));
@@ -206,6 +222,11 @@ describe('aggregates compressed on the render threads', () => {
     expect(objects(after)).toEqual(objects(rows(fresh, currentId(fresh)!)));
   });
 });
+
+function cardOf(cat: string, id: string): { artist: string | null; oracleId: string | null } {
+  const line = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n').find((l) => l.includes(`"id":"${id}"`));
+  return JSON.parse(line!);
+}
 
 function oracleOf(cat: string, id: string): string | null {
   const line = readFileSync(join(cat, 'cards.ndjson'), 'utf8').split('\n').find((l) => l.includes(`"id":"${id}"`));
