@@ -7,7 +7,7 @@
  *
  * It is trusted only when all of these equal the new compile's: the hash of `meta.json` and every
  * catalog file but prices (source/files-hash.ts), the version (the code of compiler/source, the record
- * types and this file), and the SHA-256 of its own bytes. Anything else (another catalog, another
+ * types and this file), and the SHA-1 of its own bytes (framed-file.ts). Anything else (another catalog, another
  * compiler, a damaged or missing file) and the catalog is read as it always was. The rejects the load
  * made are replayed into a log with the new `--max-rejects`, so a tolerated bad record is reported
  * again and a lower limit fails the compile as reading would.
@@ -18,7 +18,7 @@
  * instead of writing it again.
  *
  * Layout (framed-file.ts): a header (format, version, catalog files hash, and the frames' count, bytes
- * and SHA-256), then the frames: the small kinds and the rejects first, then the cards and the figures
+ * and SHA-1), then the frames: the small kinds and the rejects first, then the cards and the figures
  * in slices of SLICE records (no one buffer the size of the whole catalog is made on either side).
  * The cards, figures and users are UTF-8 JSON in their frames (as a string, one non-Latin-1 name made
  * v8 store a whole slice as UTF-16: twice the bytes), parsed with JSON.parse: it makes one
@@ -51,7 +51,7 @@ import { createFrameWriter, readFrames } from './framed-file.js';
 /** The file in a snapshot folder. */
 export const CATALOG_STATE_FILE = 'catalog.state';
 
-const FORMAT = 'catalog-state/1';
+const FORMAT = 'catalog-state/2';
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
 const SLICE = 50_000;
 /** The first frame: everything but the cards and the figures. */

@@ -58,6 +58,8 @@ describe('stored catalog', () => {
     expect(back).not.toBeNull();
     expect(plain(back!)).toEqual(plain(loaded));
     expect(back!.rejects.maxRejects).toBe(5);
+    // Accented names are among what came back equal.
+    expect([...loaded.cards.values()].some((c) => /[^\x00-\x7f]/.test(c.name))).toBe(true);
     // A walk of a record log can be repeated, as the aggregates do.
     expect([...back!.publishedBinders]).toEqual([...loaded.publishedBinders]);
   });
