@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { CURRENCIES, type CardRecord, type FigureRecord, type FxRateRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
-import { figureKey, OBJECT_INDEX_FILE } from '../../snapshots/keys.js';
+import { figureKey } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
 import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PricedEntities, type PriceLine } from '../source/index.js';
 import { createFxLookup } from '../render/fx.js';
@@ -22,7 +22,7 @@ import type { PackOutput } from './pack-output.js';
 import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
-  createPriceLineScratch, mergePriceRange, NO_STORED_PRICE_LINES, priceLineFacts, priceLinesVersion, readPriceLines,
+  createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, readPriceLines,
   type KnownPriceLine,
 } from './price-line-store.js';
 import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
@@ -71,10 +71,10 @@ const PENDING = 64;
 export interface EntityPhase {
   out: PackOutput;
   table: ObjectTable;
-  /** The previous snapshot's folder (its object index holds the stored price lines), or null. */
+  /** The previous snapshot's folder (its PRICE_LINES_FILE holds the stored price lines), or null. */
   previousDir: string | null;
-  /** The new snapshot's object index file (the accepted price lines go beside it, then into it: movePriceLines). */
-  indexPath: string;
+  /** The new snapshot's folder: the accepted price lines are stored in its PRICE_LINES_FILE as they are read. */
+  dir: string;
   codeHash: string;
   /**
    * The catalog files but prices are byte-identical to the ones the previous snapshot was compiled
@@ -105,7 +105,7 @@ export function createRenderThreads(fxRates: FxRateRecord[], out: PackOutput, ta
 export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
   const fx = createFxLookup(catalog.fxRates);
   const version = priceLinesVersion(p.codeHash);
-  const stored = p.previousDir ? readPriceLines(join(p.previousDir, OBJECT_INDEX_FILE), version) : NO_STORED_PRICE_LINES;
+  const stored = p.previousDir ? readPriceLines(join(p.previousDir, PRICE_LINES_FILE), version) : NO_STORED_PRICE_LINES;
   const summaries: PriceSummaries = {
     cards: new Map(),
     figures: new Map(),
@@ -237,7 +237,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   };
 
   // Stored as they are read (price-line-store.ts), not kept to the end.
-  const priceLines = createPriceLineScratch(p.indexPath, version);
+  const priceLines = createPriceLineFile(p.dir, version);
   try {
     // Filled by streamPrices: the entities with an accepted price line.
     const priced: PricedEntities = { card: new Map(), figure: new Map() };

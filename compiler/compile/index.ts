@@ -31,7 +31,7 @@ import { createRenderThreads, renderEntities } from './entity-phase.js';
 import type { EntityPool } from './pool.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
-import { movePriceLines } from './price-line-store.js';
+import { PRICE_LINES_FILE } from './price-line-store.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
 import { startPrefetch, type Prefetch } from './prefetch.js';
@@ -48,7 +48,7 @@ import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
 import { boundHeapGrowth } from './heap-growth.js';
-import { catalogFor, dropOlderCatalogStates, keepCatalogState, type CatalogState } from './stored-catalog.js';
+import { CATALOG_STATE_FILE, catalogFor, dropOlderCompilerState, keepCatalogState, type CatalogState } from './stored-catalog.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -187,7 +187,7 @@ async function compileLocked(
     pool = createRenderThreads(catalog.fxRates, out, table, workers, threads);
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, indexPath: join(writer.dir, OBJECT_INDEX_FILE), codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress }),
+      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress }),
     );
     // An incremental compile renders few entities and its bulk files copy most of their bytes, so a
     // core is left idle while the aggregates render: the render threads compress them meanwhile. A
@@ -256,8 +256,6 @@ async function compileLocked(
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
-      // The accepted price lines, for the next compile: into the index now that its rows are committed.
-      movePriceLines(join(writer.dir, OBJECT_INDEX_FILE));
       // Then the changes bulk file is compressed from changes.ndjson on the bulk thread.
       bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
       return packs;
@@ -278,7 +276,7 @@ async function compileLocked(
     };
     const { pruned } = await run.step('publish', null, async () => {
       const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey });
-      await dropOlderCatalogStates(options.out, snapshotId);
+      await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, PRICE_LINES_FILE]);
       return published;
     });
     t.close();

@@ -39,6 +39,7 @@ import { join } from 'node:path';
 import type { ChangeEntry, PackRef } from '../../snapshots/manifest.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { createObjectIndexTables, writeObjectIndexVersion } from '../../snapshots/packs/object-index.js';
+import { PRICE_LINE_TABLES } from './price-line-store.js';
 import type { ObjectLoc, PackOutput } from './pack-output.js';
 import { PackLedger } from './pack-ledger.js';
 import { manifestObjects, type PreviousSnapshot } from './previous.js';
@@ -123,6 +124,7 @@ export class ObjectTable {
       // Bounded, outside the JS heap: the B-tree pages the lookups and inserts touch.
       this.db.pragma('cache_size = -65536');
       if (this.mode !== 'copy') createObjectIndexTables(this.db);
+      else dropStoredPriceLines(this.db);
       if (this.mode !== 'full') this.touched = new TouchedKeys(this.db);
       if (this.scratch !== null) this.loadManifest(this.scratch, previous!.index);
       this.ledger = this.mode === 'copy' ? PackLedger.load(this.db) : new PackLedger();
@@ -530,4 +532,16 @@ function entityIdOf(key: string, from: string): string {
   const rest = key.slice(from.length);
   const slash = rest.indexOf('/');
   return slash >= 0 ? rest.slice(0, slash) : rest.slice(0, rest.length - '.json.gz'.length);
+}
+
+/**
+ * Drops the price line tables from a copy of an index written before they had a file of their own
+ * (price-line-store.ts), and compacts it once: their pages (a quarter of a million-card index) would
+ * otherwise stay in every later copy as free pages, hashed, uploaded and mirrored.
+ */
+function dropStoredPriceLines(db: Database.Database): void {
+  const found = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${PRICE_LINE_TABLES.map(() => '?').join(', ')})`).pluck().all(...PRICE_LINE_TABLES);
+  if (found.length === 0) return;
+  for (const name of PRICE_LINE_TABLES) db.exec(`DROP TABLE IF EXISTS ${name}`);
+  db.exec('VACUUM');
 }

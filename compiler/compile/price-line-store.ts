@@ -7,23 +7,29 @@
  * Per accepted line, keyed by the SHA-1 of its bytes (streamPrices' `key`) and its length in bytes: the entity, the
  * last day of the series (for the asOf check), the first and last priced day (the catalog's price
  * range) and the PriceSummary, everything the compile takes from a line whose entity is not rendered
- * again. The lines are stored in chunks (price-line-codec.ts, each with its SHA-1) in a table of the
- * snapshot's objects.sqlite (covered by the manifest with it), beside the version they were written
- * by: the renderer code hash and the code of the source checks and of this module, so a changed
- * compiler parses every line again instead of trusting an older summary. A store that is missing, of
- * another version, or with any chunk that does not match its SHA-1 or decode exactly is ignored whole:
- * the compile then parses every line, as a first compile does.
+ * again. The lines are stored in chunks (price-line-codec.ts, each with its SHA-1) in an SQLite file
+ * of their own beside the snapshot (PRICE_LINES_FILE), with the version they were written by: the
+ * renderer code hash and the code of the source checks and of this module, so a changed compiler
+ * parses every line again instead of trusting an older summary. A store that is missing, of another
+ * version, or with any chunk that does not match its SHA-1 or decode exactly is ignored whole: the
+ * compile then parses every line, as a first compile does.
+ *
+ * Compiler state, like the stored catalog (stored-catalog.ts): no manifest lists the file, so it is
+ * never published, mirrored, served or verified, and only the current snapshot keeps one. It was a
+ * table of the published object index before: at a million cards 247 MB of its 1.08 GB, hashed by
+ * every publish and verify, uploaded by every publish to an object store and fetched by every mirror,
+ * and moved into the index by each compile (1.6 s of an incremental one).
  *
  * @example
- *   const stored = readPriceLines(join(previous.dir, OBJECT_INDEX_FILE), version);
+ *   const stored = readPriceLines(join(previous.dir, PRICE_LINES_FILE), version);
  *   const hit = stored.get(line.key, line.text.length);   // facts of an unchanged line, or undefined
- *   const writer = createPriceLineScratch(join(dir, OBJECT_INDEX_FILE), version);   // as lines are read
+ *   const writer = createPriceLineFile(newSnapshotDir, version);   // as lines are read
  *   writer.add({ key: line.key, input: token, bytes: line.size, facts });
- *   writer.finish();
- *   movePriceLines(join(dir, OBJECT_INDEX_FILE));   // once the index rows are committed
+ *   writer.finish();   // the file is in place
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
@@ -36,9 +42,13 @@ import { createPriceLineChunk, decodePriceLineAt, PRICE_LINE_KEY_BYTES, skipPric
 import { codeFiles } from './code-version.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/3';
-const TABLE = 'price_lines';
-const META = 'price_lines_meta';
+const STORE_FORMAT = 'price-lines/4';
+
+/** The file in a snapshot folder. */
+export const PRICE_LINES_FILE = 'price-lines.sqlite';
+/** The tables an object index written before the file existed holds (object-table.ts drops them). */
+export const PRICE_LINE_TABLES = ['price_lines', 'price_lines_meta'] as const;
+const [TABLE, META] = PRICE_LINE_TABLES;
 const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
   CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`;
 
@@ -80,7 +90,7 @@ export interface StoredPriceLines {
   readonly size: number;
   /** The facts and input token of a stored line with this key and length, or undefined. */
   get(key: string, bytes: number): KnownPriceLine | undefined;
-  /** Closes the previous index file the chunks are read from. */
+  /** Closes the previous snapshot's price lines file the chunks are read from. */
   close(): void;
 }
 
@@ -119,7 +129,7 @@ const CHUNK = 10_000;
 const OFFSET_SPAN = 2 ** 26;
 
 /**
- * The stored lines of an object index file, or none when the file, the tables or the version are
+ * The stored lines of a price lines file, or none when the file, the tables or the version are
  * missing, a chunk's SHA-1 does not match its bytes or a chunk does not decode. Never throws: a store
  * that cannot be trusted is not used.
  */
@@ -169,7 +179,7 @@ function intact(sha1: unknown, bytes: unknown): bytes is Buffer {
 }
 
 /**
- * The lines by place, their chunks read back through `db` (the previous snapshot's published index:
+ * The lines by place, their chunks read back through `db` (the previous snapshot's price lines file:
  * it does not change) and checked again, the last CHUNKS_KEPT kept. A chunk that no longer reads
  * back whole makes its lines unknown (the compile parses them), never wrong.
  */
@@ -215,8 +225,7 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
 /**
  * Writes a compile's accepted lines as they are read: every CHUNK lines are encoded and inserted at
  * once, so the compile never holds the lines themselves (at a million cards they were about 290 MB
- * of the heap until the object index phase). The tables of a copied previous file are replaced, not
- * added to. `db` is the connection to write through, inside the caller's transaction.
+ * of the heap until the object index phase). Tables already in the file are replaced, not added to. `db` is the connection to write through, inside the caller's transaction.
  */
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;
@@ -265,17 +274,15 @@ export function createPriceLineWriter(db: Database.Database, version: string): P
 }
 
 /**
- * The compile's writer: into a scratch file beside the new object index (`<index>.price-lines`),
- * moved into the index by movePriceLines once its rows are committed. Not straight into the index:
- * chunks inserted while the render threads' rows arrive would take pages in an order that depends on
- * thread timing, and the index file's bytes (and the SHA-256 the manifest gives them) would differ
- * from one compile of the same catalog to the next.
+ * The compile's writer: into PRICE_LINES_FILE in the new snapshot's folder, through a temporary file
+ * renamed into place by finish(), so a compile killed half-way leaves no file that looks complete.
  */
-export function createPriceLineScratch(indexPath: string, version: string): PriceLineWriter & { abort(): void } {
-  const path = scratchPathOf(indexPath);
-  rmSync(path, { force: true });
-  const db = new Database(path);
-  // Thrown away after the move, or with the snapshot folder when the compile fails: no journal.
+export function createPriceLineFile(dir: string, version: string): PriceLineWriter & { abort(): void } {
+  const path = join(dir, PRICE_LINES_FILE);
+  const temporary = `${path}.tmp`;
+  rmSync(temporary, { force: true });
+  const db = new Database(temporary);
+  // Renamed into place only once whole: no journal.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec('BEGIN');
@@ -288,41 +295,20 @@ export function createPriceLineScratch(indexPath: string, version: string): Pric
       if (db.open) {
         db.exec('COMMIT');
         db.close();
+        renameSync(temporary, path);
       }
       return count;
     },
     abort() {
       if (db.open) db.close();
-      rmSync(path, { force: true });
+      rmSync(temporary, { force: true });
     },
   };
 }
 
-/** Replaces the stored lines of an object index file with the scratch file's, then deletes it. One transaction. */
-export function movePriceLines(indexPath: string): void {
-  const scratch = scratchPathOf(indexPath);
-  const db = new Database(indexPath, { fileMustExist: true });
-  try {
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.prepare('ATTACH DATABASE ? AS scratch').run(scratch);
-    db.transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS main.${TABLE}; DROP TABLE IF EXISTS main.${META}; ${CREATE_TABLES}
-        INSERT INTO main.${META} SELECT * FROM scratch.${META};
-        INSERT INTO main.${TABLE} SELECT * FROM scratch.${TABLE} ORDER BY chunk;`);
-    })();
-    db.exec('DETACH DATABASE scratch');
-  } finally {
-    db.close();
-  }
-  rmSync(scratch, { force: true });
-}
-
-const scratchPathOf = (indexPath: string) => `${indexPath}.price-lines`;
-
-/** Writes (replaces) the stored lines of an object index file in one transaction (tests, tools). */
+/** Writes (replaces) the stored lines of a price lines file, made when missing, in one transaction (tests, tools). */
 export function writePriceLines(path: string, store: PriceLinesToStore): void {
-  const db = new Database(path, { fileMustExist: true });
+  const db = new Database(path);
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');

@@ -13,7 +13,7 @@
  * again and a lower limit fails the compile as reading would.
  *
  * It is compiler state, not part of the snapshot: no manifest lists it, so it is never published,
- * mirrored, served or verified. Only the current snapshot keeps one (dropOlderCatalogStates, after
+ * mirrored, served or verified. Only the current snapshot keeps one (dropOlderCompilerState, after
  * the publish). A snapshot whose catalog files did not change links the previous snapshot's file
  * instead of writing it again.
  *
@@ -108,14 +108,14 @@ export function keepCatalogState(dir: string, catalog: LoadedCatalog, state: Cat
 }
 
 /**
- * Deletes the stored catalog of every snapshot in `root` but `current`, once `current` is published:
- * only the current snapshot's is ever read (by the next compile), and each is about the size of the
- * catalog's files, so kept snapshots (`--keep-daily 90`) would add up. Never throws: it only frees
- * disk, after the publish.
+ * Deletes the compiler state files (`files`: the stored catalog, the stored price lines) of every
+ * snapshot in `root` but `current`, once `current` is published: only the current snapshot's are ever
+ * read (by the next compile), and each stored catalog is about the size of the catalog's files, so
+ * kept snapshots (`--keep-daily 90`) would add up. Never throws: it only frees disk, after the publish.
  */
-export async function dropOlderCatalogStates(root: string, current: string): Promise<void> {
+export async function dropOlderCompilerState(root: string, current: string, files: readonly string[]): Promise<void> {
   try {
-    for (const { id } of await listSnapshots(root)) if (id !== current) rmSync(join(root, id, CATALOG_STATE_FILE), { force: true });
+    for (const { id } of await listSnapshots(root)) if (id !== current) for (const file of files) rmSync(join(root, id, file), { force: true });
   } catch {
     // A file left behind costs disk, never correctness: the next compile reads only the current one's.
   }

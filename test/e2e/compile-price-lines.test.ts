@@ -6,12 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestEntries, manifestHeader } from '../helpers/snapshot-files.js';
 import { OBJECT_INDEX_FILE, SEARCH_DB_FILE } from '../../snapshots/keys.js';
+import { PRICE_LINES_FILE } from '../../compiler/compile/price-line-store.js';
 
 let catalog: string;
 
@@ -83,9 +84,9 @@ async function expectSameAsFull(cat: string, root: string) {
   return incremental;
 }
 
-/** Runs SQL on the current snapshot's object index (to age or damage the stored price lines). */
-function onStore(root: string, sql: (db: Database.Database) => void): void {
-  const db = new Database(join(root, currentId(root)!, OBJECT_INDEX_FILE));
+/** Runs SQL on the current snapshot's stored price lines (to age or damage them). */
+function onStore(root: string, sql: (db: Database.Database) => void, file: string = PRICE_LINES_FILE): void {
+  const db = new Database(join(root, currentId(root)!, file));
   try {
     sql(db);
   } finally {
@@ -155,6 +156,44 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     const reasons = skipped(r).filter((l) => l.includes('duplicate price series'));
     expect(reasons).toHaveLength(2);
     expect(reasons.some((l) => l.includes('first on line 6'))).toBe(true);
+  });
+
+  it('when compiled then the stored lines are a file beside the snapshot that no manifest lists, only the current snapshot keeps, and the object index does not hold', async () => {
+    const { cat, root } = await compiledCopy();
+    const first = currentId(root)!;
+    expect(existsSync(join(root, first, PRICE_LINES_FILE))).toBe(true);
+    expect((manifestHeader(root).files as { name: string }[]).map((f) => f.name)).not.toContain(PRICE_LINES_FILE);
+    const tables = () => {
+      const db = new Database(join(root, currentId(root)!, OBJECT_INDEX_FILE), { readonly: true });
+      try {
+        return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(tables()).not.toContain('price_lines');
+    await compile(cat, root);
+    expect(currentId(root)).not.toBe(first);
+    expect(existsSync(join(root, first, PRICE_LINES_FILE))).toBe(false);
+    expect(existsSync(join(root, currentId(root)!, PRICE_LINES_FILE))).toBe(true);
+    expect(readdirSync(join(root, currentId(root)!)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('when the previous object index holds price line tables (an older compiler) then the next index drops them and equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    onStore(root, (db) => db.exec(`CREATE TABLE price_lines (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);
+      CREATE TABLE price_lines_meta (version TEXT NOT NULL, lines INTEGER NOT NULL);
+      INSERT INTO price_lines VALUES (0, zeroblob(20), zeroblob(1000000)); INSERT INTO price_lines_meta VALUES ('old', 1)`), OBJECT_INDEX_FILE);
+    const before = readFileSync(join(root, currentId(root)!, OBJECT_INDEX_FILE)).length;
+    await expectSameAsFull(cat, root);
+    const db = new Database(join(root, currentId(root)!, OBJECT_INDEX_FILE), { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE 'price_lines%'").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+    // Compacted: the dropped table's megabyte is not carried as free pages.
+    expect(readFileSync(join(root, currentId(root)!, OBJECT_INDEX_FILE)).length).toBeLessThan(before - 900_000);
   });
 
   it('when the stored lines were written by another compiler version then none is trusted and every line is parsed', async () => {

@@ -70,10 +70,10 @@ describe('stored price lines', () => {
     expect(decodePriceLines(Buffer.concat([bytes, Buffer.from([1, 2, 3])]))).toBeNull();
   });
 
-  it('when written to an object index file then only the same version reads them back, and a line only with its length', () => {
+  it('when written to a price lines file then only the same version reads them back, and a line only with its length', () => {
     const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
     dirs.push(dir);
-    const path = join(dir, 'objects.sqlite');
+    const path = join(dir, 'price-lines.sqlite');
     new Database(path).close();
     writePriceLines(path, { version: 'v1', lines: LINES });
     const stored = readPriceLines(path, 'v1');
@@ -91,7 +91,7 @@ describe('stored price lines', () => {
   it('when lines are written as they are read, inside the index transaction, then they are stored only if it commits', () => {
     const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
     dirs.push(dir);
-    const path = join(dir, 'objects.sqlite');
+    const path = join(dir, 'price-lines.sqlite');
     // More than two chunks of the store (10,000 lines each), the last one partial.
     const many = Array.from({ length: 23_456 }, (_, n) => line(n, { entity: 'card', id: `c-${n}`, start: '2026-11-01', usdCents: [n, n + 1] }));
     const fill = (commit: boolean) => {
@@ -116,7 +116,7 @@ describe('stored price lines', () => {
   it('when lines are asked for out of order then each comes from its chunk read back, and a chunk changed since opening gives no line rather than a wrong one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
     dirs.push(dir);
-    const path = join(dir, 'objects.sqlite');
+    const path = join(dir, 'price-lines.sqlite');
     new Database(path).close();
     // Seven chunks, more than the four kept read at once.
     const many = Array.from({ length: 65_000 }, (_, n) => line(n, { entity: 'card', id: `c-${n}`, start: '2026-11-01', usdCents: [n] }));
