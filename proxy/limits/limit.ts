@@ -50,7 +50,10 @@ export function createLimitStage(limiter: RateLimiter | null, clock: () => numbe
     admit(c) {
       const auth = c.get('auth');
       if (auth?.kind !== 'bearer' || !auth.keyId || !auth.tier) return;
-      const windowStart = windowStartOf(clock());
+      // The arrival time the audit row is dated with (request-path.ts), not a second reading of the
+      // clock: a key look-up between the two (a fleet round trip) could cross a window boundary, and
+      // the request would be counted in one window and audited in the one before.
+      const windowStart = windowStartOf(c.get('arrivedMs') ?? clock());
       c.set('rateCount', { keyId: auth.keyId, tier: auth.tier, windowStart });
       // A placeholder: `count` still counts this request and the 429 it answers has the exact figures.
       if (overLimit.isOver(auth.keyId, windowStart)) throw new CatalogError('rate_limited', 'This key is over its rate limit.');

@@ -111,4 +111,22 @@ describe('the count and the audit row in one commit', () => {
     const w0 = Math.floor(T0 / 60_000) * 60;
     expect(windows).toEqual([{ window_start: w0, count: 2 }, { window_start: w0 + 60, count: 1 }]);
   });
+
+  it('when the clock passes a window boundary between the arrival and the count mark then the request is counted in the window its audit row is dated in', async () => {
+    // Every read of the clock after the arrival's is in the next window (a slow key look-up, say).
+    let boundary = false;
+    const clock = Object.assign(() => {
+      const t = clock.now;
+      if (boundary) clock.now = T0 + 30_000;
+      return t;
+    }, { now: T0 + 29_999 });
+    h = authHarness({ env: env('free=5'), snapshots: watchedSnapshots().source, clock });
+    const { key } = h.keys.mint({ tenant: 'acme', tier: 'free' });
+    boundary = true;
+    expect((await h.app.request(`/v1/cards/${catalog.cardIds[0]}`, { headers: bearer(key) })).status).toBe(200);
+    const rows = auditRows(h.state);
+    expect(rows).toHaveLength(1);
+    const counted = h.state.sqlite.prepare('SELECT window_start, count FROM rate_counters').all();
+    expect(counted).toEqual([{ window_start: Math.floor(rows[0].ts_ms / 60_000) * 60, count: 1 }]);
+  });
 });
