@@ -5,7 +5,8 @@
  * frame count, the byte count and the SHA-1 of every frame byte, and a file that does not match all
  * three is not used. SHA-1, not SHA-256: the hash finds a damaged or cut file of the compiler's own
  * state, which no manifest lists or partner sees, and on these hosts it hashes about 1.8 GB/s
- * against 0.4 GB/s (a million-card catalog's state is 350 MB, read by every incremental compile). The header is padded to HEADER_BYTES so it can be written last, in place.
+ * against 0.4 GB/s (a million-card catalog's state is 350 MB, read by every incremental compile).
+ * The header is padded to HEADER_BYTES so it can be written last, in place.
  *
  * @example
  *   const w = createFrameWriter('catalog.state');

@@ -225,7 +225,8 @@ function storedLines(db: Database.Database, at: Map<string, number>, chunkNumber
 /**
  * Writes a compile's accepted lines as they are read: every CHUNK lines are encoded and inserted at
  * once, so the compile never holds the lines themselves (at a million cards they were about 290 MB
- * of the heap until the object index phase). Tables already in the file are replaced, not added to. `db` is the connection to write through, inside the caller's transaction.
+ * of the heap until the object index phase). Tables already in the file are replaced, not added to.
+ * `db` is the connection to write through, inside the caller's transaction.
  */
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;

@@ -7,8 +7,8 @@
  *
  * It is trusted only when all of these equal the new compile's: the hash of `meta.json` and every
  * catalog file but prices (source/files-hash.ts), the version (the code of compiler/source, the record
- * types and this file), and the SHA-1 of its own bytes (framed-file.ts). Anything else (another catalog, another
- * compiler, a damaged or missing file) and the catalog is read as it always was. The rejects the load
+ * types and this file), and the SHA-1 of its own bytes (framed-file.ts). Anything else (another
+ * catalog, another compiler, a damaged or missing file) and the catalog is read as it always was. The rejects the load
  * made are replayed into a log with the new `--max-rejects`, so a tolerated bad record is reported
  * again and a lower limit fails the compile as reading would.
  *
