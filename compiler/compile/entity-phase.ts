@@ -26,11 +26,12 @@ import {
   type KnownPriceLine,
 } from './price-line-store.js';
 import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
+import { createPriceTable, type PriceTable } from './price-table.js';
 
 export interface PriceSummaries {
   /** Each priced entity's summary but its recent days (LatestPrice in render/types.ts). */
-  cards: Map<string, LatestPrice>;
-  figures: Map<string, LatestPrice>;
+  cards: PriceTable;
+  figures: PriceTable;
   /** The recent days of the entities the sparklines feed shows (createSparklinePoints). */
   sparklinePoints: Map<string, readonly (number | null)[]>;
   /** First and last priced day over all series (catalog summary). */
@@ -107,8 +108,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const version = priceLinesVersion(p.codeHash);
   const stored = p.previousDir ? readPriceLines(join(p.previousDir, PRICE_LINES_FILE), version) : NO_STORED_PRICE_LINES;
   const summaries: PriceSummaries = {
-    cards: new Map(),
-    figures: new Map(),
+    cards: createPriceTable(),
+    figures: createPriceTable(),
     sparklinePoints: new Map(),
     range: null,
     rendered: { card: [], figure: [], onlyPrices: true },
@@ -131,7 +132,6 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   let pending: { entity: 'card' | 'figure'; id: string; job: () => EntityJob; input: string; keys: string[]; record: string }[] = [];
   const setJson = new Map<string, string>();
   const fxByDate = new Map<string, string>();
-  const days = new Map<string, string>();
   const sparklines = createSparklinePoints();
   const seriesJson = new Map<string, string>();
 
@@ -150,14 +150,11 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   ): Promise<string> => {
     let fxPart = '';
     if (latest) {
-      // Most series end on one of a few days: one string per day for the whole compile (kept with
-      // every summary until the aggregates are done), and the quotes of a day looked up once.
-      const day = days.get(latest.lastDate);
-      if (day === undefined) days.set(latest.lastDate, latest.lastDate);
-      else latest.lastDate = day;
-      (entity === 'card' ? summaries.cards : summaries.figures).set(id, latest);
-      const watchers = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!.watchers;
-      if (sparklines.admits(entity, id, watchers)) sparklines.offer(entity, id, watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
+      // Kept under the record's own id: the line's copy of it is garbage once the line is handled.
+      const record = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
+      (entity === 'card' ? summaries.cards : summaries.figures).set(record.id, latest);
+      if (sparklines.admits(entity, id, record.watchers)) sparklines.offer(entity, id, record.watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
+      // The quotes of a day are looked up once (most series end on one of a few days).
       fxPart = fxByDate.get(latest.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(latest.lastDate, (fxPart = fxFingerprint(fx, latest.lastDate)));
     }

@@ -15,7 +15,7 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import type {
   BinderItem, CardRecord, FigureRarity, FigureRecord, FigureSeriesRecord, Game, SetRecord,
 } from '../../snapshots/records.js';
-import type { LatestPrice } from './types.js';
+import type { LatestPrice, PriceLookup } from './types.js';
 
 export interface CardSummary {
   entity: 'card';
@@ -49,8 +49,8 @@ export interface FigureSummary {
 export type EntitySummary = CardSummary | FigureSummary;
 
 export interface PriceIndex {
-  card: ReadonlyMap<string, LatestPrice>;
-  figure: ReadonlyMap<string, LatestPrice>;
+  card: PriceLookup;
+  figure: PriceLookup;
 }
 
 /** What a summary needs besides the record itself. */

@@ -32,6 +32,13 @@ export interface PriceSummary {
  */
 export type LatestPrice = Omit<PriceSummary, 'recentDaily'>;
 
+/** The entities' LatestPrice by id, as the renderers read them (a ReadonlyMap's look-ups; compile/price-table.ts). */
+export interface PriceLookup {
+  get(id: string): LatestPrice | undefined;
+  has(id: string): boolean;
+  readonly size: number;
+}
+
 /** One alternate-currency conversion with its provenance (API.md §2.2). */
 export interface FxQuote {
   currency: Currency;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createPriceTable } from '../../../compiler/compile/price-table.js';
+import { summarizePrices } from '../../../compiler/render/price-summary.js';
+import type { LatestPrice } from '../../../compiler/render/types.js';
+
+const latest = (over: Partial<LatestPrice> = {}): LatestPrice => ({
+  lastDate: '2026-11-20', lastCents: 1250, previousCents: 1000, velocity24h: 0.25, synthetic: false, ...over,
+});
+
+describe('price table', () => {
+  it('gives back exactly what was set: nulls, -0, wide cents, synthetic, the same key order as summarizePrices', () => {
+    const t = createPriceTable();
+    const cases: [string, LatestPrice][] = [
+      ['plain', latest()],
+      ['no previous', latest({ previousCents: null, velocity24h: null })],
+      ['negative zero', latest({ velocity24h: -0 })],
+      ['wide', latest({ lastCents: 2 ** 40 + 3, previousCents: 2 ** 33 })],
+      ['zero', latest({ lastCents: 0, previousCents: 0, velocity24h: null, synthetic: true })],
+      ['other day', latest({ lastDate: '2025-01-02' })],
+    ];
+    for (const [id, l] of cases) t.set(id, l);
+    expect(t.size).toBe(cases.length);
+    for (const [id, l] of cases) {
+      const got = t.get(id)!;
+      expect(got).toEqual(l);
+      expect(Object.is(got.velocity24h, l.velocity24h)).toBe(true);
+    }
+    // The renderers write these fields in the order summarizePrices gives them.
+    const { recentDaily: _recent, ...fromSummary } = summarizePrices({ entity: 'card', id: 'x', start: '2026-11-19', usdCents: [100, 120] })!;
+    expect(Object.keys(t.get('plain')!)).toEqual(Object.keys(fromSummary));
+  });
+
+  it('answers like a map for unknown ids and replaces an entity set twice', () => {
+    const t = createPriceTable();
+    expect(t.get('missing')).toBeUndefined();
+    expect(t.has('missing')).toBe(false);
+    t.set('a', latest());
+    t.set('a', latest({ lastCents: 7, previousCents: null, velocity24h: null }));
+    expect(t.size).toBe(1);
+    expect(t.has('a')).toBe(true);
+    expect(t.get('a')).toEqual(latest({ lastCents: 7, previousCents: null, velocity24h: null }));
+  });
+
+  it('keeps every entity across its growth', () => {
+    const t = createPriceTable();
+    const n = 5000;
+    for (let i = 0; i < n; i++) t.set(`id${i}`, latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
+    expect(t.size).toBe(n);
+    for (let i = 0; i < n; i += 97) expect(t.get(`id${i}`)).toEqual(latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
+  });
+});
