@@ -150,9 +150,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   ): Promise<string> => {
     let fxPart = '';
     if (latest) {
-      // Kept under the record's own id: the line's copy of it is garbage once the line is handled.
       const record = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
-      (entity === 'card' ? summaries.cards : summaries.figures).set(record.id, latest);
+      // The slot the price stream made for the entity's line (price-table.ts).
+      (entity === 'card' ? summaries.cards : summaries.figures).set(id, latest);
       if (sparklines.admits(entity, id, record.watchers)) sparklines.offer(entity, id, record.watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
       // The quotes of a day are looked up once (most series end on one of a few days).
       fxPart = fxByDate.get(latest.lastDate) ?? '';
@@ -236,8 +236,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   // Stored as they are read (price-line-store.ts), not kept to the end.
   const priceLines = createPriceLineFile(p.dir, version);
   try {
-    // Filled by streamPrices: the entities with an accepted price line.
-    const priced: PricedEntities = { card: new Map(), figure: new Map() };
+    // Filled by streamPrices: the entities with an accepted price line, in the price tables' slots.
+    const priced: PricedEntities = { card: summaries.cards.lines(), figure: summaries.figures.lines() };
     const known = (key: string, size: number) => stored.get(key, size);
     // With the previous compile's catalog files, a stored line was accepted against these very records.
     for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog })) {
@@ -260,8 +260,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
-    for (const id of catalog.cards.keys()) if (!priced.card.has(id)) await handle('card', id, null, null, null);
-    for (const id of catalog.figures.keys()) if (!priced.figure.has(id)) await handle('figure', id, null, null, null);
+    for (const id of catalog.cards.keys()) if (priced.card.get(id) === undefined) await handle('card', id, null, null, null);
+    for (const id of catalog.figures.keys()) if (priced.figure.get(id) === undefined) await handle('figure', id, null, null, null);
     await decide();
     await flush();
     p.progress.advance(reused % BATCH);

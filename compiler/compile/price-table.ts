@@ -1,12 +1,17 @@
 /**
- * Each priced entity's LatestPrice, kept in flat typed arrays for the whole compile instead of one
- * object per entity.
+ * Each entity's price line number and LatestPrice, kept in flat typed arrays for the whole compile
+ * instead of one object per entity.
  *
  * The summaries live from the entity phase to the end of the aggregates: at a million cards a
  * million objects, each with a heap number for its velocity, that survived two young-generation
  * collections and were copied into the old generation one by one (the scavenges of an incremental
- * compile's entity phase were mostly that copying). Here an entity is a slot of five columns; the
+ * compile's entity phase were mostly that copying). Here an entity is a slot of six columns; the
  * object the renderers read is made when they ask for it (`get`) and dies young.
+ *
+ * The same slot holds the line the entity's price series is on, which the price stream's duplicate
+ * check records (`lines()`: source/prices.ts `seen`): one map of a million ids per compile instead of
+ * two. An entity whose series has no price at all has a line and no LatestPrice: `has` and `get`
+ * answer for the LatestPrice, as the renderers read them.
  *
  * The values are exactly the ones set: cents and velocity as float64 (-0 kept), a missing
  * previousCents or velocity as NaN (neither is ever NaN when present: summarizePrices), the day as
@@ -14,24 +19,34 @@
  *
  * @example
  *   const prices = createPriceTable();
+ *   prices.lines().set(card.id, 17);     // the stream's duplicate check: first seen on line 17
  *   prices.set(card.id, { lastDate: '2026-11-20', lastCents: 1250, previousCents: null, velocity24h: null, synthetic: false });
  *   prices.get(card.id)   // an equal LatestPrice (a new object each call)
  */
 import type { LatestPrice, PriceLookup } from '../render/types.js';
+import type { LineMarks } from '../source/index.js';
 
 export interface PriceTable extends PriceLookup {
-  /** Sets (or replaces) an entity's price. The id is kept as the key: pass a string the compile keeps anyway (the record's). */
+  /** Sets (or replaces) an entity's price. */
   set(id: string, latest: LatestPrice): void;
+  /** The line numbers, in the same slots. */
+  lines(): LineMarks;
 }
 
 const FIRST_CAPACITY = 1024;
+/** No line recorded (line numbers start at 1). */
+const NO_LINE = 0;
+/** No LatestPrice in the slot. */
+const NO_DAY = -1;
 
 export function createPriceTable(): PriceTable {
   const slots = new Map<string, number>();
   const days: string[] = [];
   const dayIndex = new Map<string, number>();
   let capacity = 0;
-  let day = new Uint32Array(0);
+  let priced = 0;
+  let line = new Float64Array(0);
+  let day = new Int32Array(0);
   let last = new Float64Array(0);
   let previous = new Float64Array(0);
   let velocity = new Float64Array(0);
@@ -39,43 +54,64 @@ export function createPriceTable(): PriceTable {
 
   const grow = () => {
     capacity = Math.max(FIRST_CAPACITY, capacity * 2);
-    const widen = <T extends Uint32Array | Float64Array | Uint8Array>(from: T, to: T): T => {
+    const widen = <T extends Int32Array | Float64Array | Uint8Array>(from: T, to: T): T => {
       to.set(from);
       return to;
     };
-    day = widen(day, new Uint32Array(capacity));
+    line = widen(line, new Float64Array(capacity));
+    day = widen(day, new Int32Array(capacity).fill(NO_DAY));
     last = widen(last, new Float64Array(capacity));
     previous = widen(previous, new Float64Array(capacity));
     velocity = widen(velocity, new Float64Array(capacity));
     synthetic = widen(synthetic, new Uint8Array(capacity));
   };
+  const slotOf = (id: string): number => {
+    let s = slots.get(id);
+    if (s === undefined) {
+      s = slots.size;
+      if (s >= capacity) grow();
+      slots.set(id, s);
+    }
+    return s;
+  };
+  const marks: LineMarks = {
+    get(id) {
+      const s = slots.get(id);
+      return s === undefined || line[s] === NO_LINE ? undefined : line[s];
+    },
+    set(id, lineNo) {
+      // The slot first: making it may grow the columns (`line[slotOf(id)]` would write the old one).
+      const s = slotOf(id);
+      line[s] = lineNo;
+    },
+  };
 
   return {
     get size() {
-      return slots.size;
+      return priced;
     },
-    has: (id) => slots.has(id),
+    has(id) {
+      const s = slots.get(id);
+      return s !== undefined && day[s] !== NO_DAY;
+    },
     get(id) {
       const s = slots.get(id);
-      if (s === undefined) return undefined;
+      if (s === undefined || day[s] === NO_DAY) return undefined;
       const p = previous[s];
       const v = velocity[s];
       return { lastDate: days[day[s]], lastCents: last[s], previousCents: Number.isNaN(p) ? null : p, velocity24h: Number.isNaN(v) ? null : v, synthetic: synthetic[s] === 1 };
     },
     set(id, latest) {
-      let s = slots.get(id);
-      if (s === undefined) {
-        s = slots.size;
-        if (s >= capacity) grow();
-        slots.set(id, s);
-      }
+      const s = slotOf(id);
       let d = dayIndex.get(latest.lastDate);
       if (d === undefined) dayIndex.set(latest.lastDate, (d = days.push(latest.lastDate) - 1));
+      if (day[s] === NO_DAY) priced++;
       day[s] = d;
       last[s] = latest.lastCents;
       previous[s] = latest.previousCents ?? NaN;
       velocity[s] = latest.velocity24h ?? NaN;
       synthetic[s] = latest.synthetic ? 1 : 0;
     },
+    lines: () => marks,
   };
 }

@@ -16,6 +16,6 @@
 export type { CatalogSource, SourceLine } from './catalog-source.js';
 export { openSource, SOURCE_DEFAULTS, type OpenSourceOptions } from './open.js';
 export { loadCatalog, type LoadedCatalog, type LoadOptions } from './load.js';
-export { parseKnownLine, seriesEnd, streamPrices, type PricedEntities, type PriceLine, type PriceLineIdentity, type StreamPricesOptions } from './prices.js';
+export { parseKnownLine, seriesEnd, streamPrices, type LineMarks, type PricedEntities, type PriceLine, type PriceLineIdentity, type StreamPricesOptions } from './prices.js';
 export { createRejectLog, formatReject, type Reject, type RejectLog } from './rejects.js';
 export { isOptionalKind } from './files.js';

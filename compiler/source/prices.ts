@@ -56,10 +56,16 @@ export interface PriceLine<K extends PriceLineIdentity = PriceLineIdentity> {
   fingerprint(...more: string[]): string;
 }
 
+/** The line each entity's accepted series is on, by id (a Map's get and set; compile/price-table.ts keeps it in its slots). */
+export interface LineMarks {
+  get(id: string): number | undefined;
+  set(id: string, lineNo: number): unknown;
+}
+
 /** The line number of each entity's accepted series, by entity and id. */
 export interface PricedEntities {
-  card: Map<string, number>;
-  figure: Map<string, number>;
+  card: LineMarks;
+  figure: LineMarks;
 }
 
 export interface StreamPricesOptions<K extends PriceLineIdentity> {
@@ -106,7 +112,7 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
   let count = 0;
 
   // The series rejected for running past asOf (rare): a later line for the same entity is still a duplicate.
-  const late: PricedEntities = { card: new Map(), figure: new Map() };
+  const late = { card: new Map<string, number>(), figure: new Map<string, number>() };
 
   /** Why a series is rejected, or null (it is then recorded as seen). `checked`: it is known to exist and end by asOf. */
   const reasonFor = (line: PriceLineIdentity, lineNo: number, checked = false): string | null => {

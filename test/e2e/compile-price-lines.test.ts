@@ -163,6 +163,10 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     const first = currentId(root)!;
     expect(existsSync(join(root, first, PRICE_LINES_FILE))).toBe(true);
     expect((manifestHeader(root).files as { name: string }[]).map((f) => f.name)).not.toContain(PRICE_LINES_FILE);
+    // In 64 KB pages: its rows are chunks of about 2.5 MB (price-line-store.ts PAGE_BYTES).
+    const file = new Database(join(root, first, PRICE_LINES_FILE), { readonly: true });
+    expect(file.pragma('page_size', { simple: true })).toBe(65536);
+    file.close();
     const tables = () => {
       const db = new Database(join(root, currentId(root)!, OBJECT_INDEX_FILE), { readonly: true });
       try {

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const key = (n: number) => `k${String(n).padStart(26, '0')}`;
+/** A line's key is the base64url SHA-1 of its bytes (27 characters), here of its number. */
+const key = (n: number) => createHash('sha1').update(`line ${n}`).digest('base64url');
 /** A 24-character input token of the line's entity, different for every line. */
 const token = (n: number) => `t${String(n).padStart(23, '0')}`;
 const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, facts: priceLineFacts(record) });

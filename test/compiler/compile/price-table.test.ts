@@ -41,11 +41,37 @@ describe('price table', () => {
     expect(t.get('a')).toEqual(latest({ lastCents: 7, previousCents: null, velocity24h: null }));
   });
 
+  it('holds each entity\'s line in the same slot: an entity with a line and no price is neither in has nor get nor size', () => {
+    const t = createPriceTable();
+    const lines = t.lines();
+    expect(lines.get('a')).toBeUndefined();
+    lines.set('a', 3);
+    lines.set('b', 4);
+    t.set('a', latest());
+    expect(lines.get('a')).toBe(3);
+    expect(lines.get('b')).toBe(4);
+    expect(t.has('a')).toBe(true);
+    expect(t.has('b')).toBe(false);
+    expect(t.get('b')).toBeUndefined();
+    expect(t.size).toBe(1);
+    // A price set first, its line after: the same slot.
+    t.set('c', latest({ lastCents: 9 }));
+    expect(lines.get('c')).toBeUndefined();
+    lines.set('c', 5);
+    expect([lines.get('c'), t.get('c')?.lastCents, t.size]).toEqual([5, 9, 2]);
+  });
+
   it('keeps every entity across its growth', () => {
     const t = createPriceTable();
     const n = 5000;
-    for (let i = 0; i < n; i++) t.set(`id${i}`, latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
-    expect(t.size).toBe(n);
-    for (let i = 0; i < n; i += 97) expect(t.get(`id${i}`)).toEqual(latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
+    for (let i = 0; i < n; i++) {
+      t.lines().set(`id${i}`, i + 1);
+      if (i % 3 !== 0) t.set(`id${i}`, latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
+    }
+    expect(t.size).toBe(n - Math.ceil(n / 3));
+    for (let i = 0; i < n; i += 97) {
+      expect(t.lines().get(`id${i}`)).toBe(i + 1);
+      expect(t.get(`id${i}`)).toEqual(i % 3 === 0 ? undefined : latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
+    }
   });
 });
