@@ -24,7 +24,7 @@ const DIGIT = new Int8Array(128).fill(-1);
 const PART = 8;
 
 export interface KeyIndex {
-  /** Adds the key of the KEY_BYTES at `bytes[o]` with its place; false when it is already there or is not base64url. */
+  /** Adds the key whose characters start at `bytes[o]` (a stored line's first bytes) with its place; false when it is already there or is not base64url. */
   add(bytes: Uint8Array, o: number, place: number): boolean;
   /** The place of a key, or -1. */
   get(key: string): number;

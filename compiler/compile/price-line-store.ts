@@ -126,8 +126,9 @@ export function priceLinesVersion(codeHash: string): string {
 
 /**
  * The file's page size (set before its first table; a file that exists keeps its own). A chunk is a
- * blob of about 2.5 MB: in 4 KB pages, inserting a million cards' 247 MB took 0.5-2.0 s and reading
- * it back 0.34-0.39 s, in 64 KB pages 0.29-0.35 s and 0.22-0.26 s (docs/benchmarks.md).
+ * blob of about 2.5 MB: in 4 KB pages, writing a million cards' 235 MB of chunks took 0.56-2.27 s
+ * and reading them back 0.37-0.86 s, in 64 KB pages 0.24-0.50 s and 0.22-0.42 s
+ * (scripts/bench-price-lines.mjs, docs/benchmarks.md).
  */
 const PAGE_BYTES = 65536;
 
