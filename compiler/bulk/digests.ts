@@ -4,8 +4,6 @@
  * move to the bulk thread without a copy, where the strings were about 80 MB on each side and a copy
  * between them.
  */
-import { createHash } from 'node:crypto';
-
 const SIZE = 32;
 
 /** Digests appended one at a time, from their hex form or as their 32 bytes. */
@@ -57,38 +55,6 @@ export function sameDigest(a: Uint8Array, i: number, b: Uint8Array, j: number): 
   const y = j * SIZE;
   for (let k = 0; k < SIZE; k++) if (a[x + k] !== b[y + k]) return false;
   return true;
-}
-
-/**
- * The fingerprint of a job's objects, `key`, a space, the 32 digest bytes and a newline each, hashed
- * in large pieces: at a million cards one hash update and one hex string per object were about 3 s.
- */
-export function objectsHash(): { add(key: string, digests: Uint8Array, i: number): void; digest(): string } {
-  const h = createHash('sha256');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let used = 0;
-  return {
-    add(key, digests, i) {
-      // A key is far shorter than the buffer; a longer one goes through on its own.
-      if (used + key.length * 3 + SIZE + 2 > buf.length) {
-        h.update(buf.subarray(0, used));
-        used = 0;
-      }
-      if (key.length * 3 + SIZE + 2 > buf.length) {
-        h.update(key).update(' ').update(digests.subarray(i * SIZE, i * SIZE + SIZE)).update('\n');
-        return;
-      }
-      used += buf.write(key, used, 'utf8');
-      buf[used++] = 0x20;
-      buf.set(digests.subarray(i * SIZE, i * SIZE + SIZE), used);
-      used += SIZE;
-      buf[used++] = 0x0a;
-    },
-    digest() {
-      h.update(buf.subarray(0, used));
-      return h.digest('hex');
-    },
-  };
 }
 
 /** An object this compile wrote with other bytes than the previous snapshot's: its key and previous SHA-256. */

@@ -18,7 +18,8 @@
 import Database from 'better-sqlite3';
 import { CatalogError } from '../../snapshots/errors.js';
 import { documentRowsSql, type DocumentName } from './document-ranges.js';
-import { createDigestList, objectsHash } from './digests.js';
+import { createDigestList } from './digests.js';
+import { documentInput } from './segment-state.js';
 import type { BulkJob } from './write-bulk.js';
 
 /** An object this compile wrote with other bytes than the previous snapshot's, where it is now. */
@@ -90,11 +91,9 @@ export function patchedJob(patch: DocumentPatch): BulkJob {
     }
     if (c !== changed.length) throw new CatalogError('internal', `${changed[c].key} changed, but the previous snapshot's ${patch.name} bulk file has no such object`);
     const shas = digests.finish();
-    const input = objectsHash();
-    keys.forEach((k, i) => input.add(k, shas, i));
     return {
       name: patch.name,
-      input: input.digest(),
+      input: documentInput(keys, shas),
       count: keys.length,
       keys,
       shas,

@@ -28,7 +28,7 @@ export interface PreviousSegments {
   close(): void;
 }
 
-function fileSha256(path: string): string {
+export function fileSha256(path: string): string {
   const fd = openSync(path, 'r');
   const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(1 << 20);
@@ -57,13 +57,37 @@ export function openPreviousSegments(prev: PreviousFile): PreviousSegments | nul
   }
   if (fileSha256(prev.path) !== prev.file.sha256) throw new StalePreviousBulk(`${prev.path} does not match its manifest entry`);
   const fd = openSync(prev.path, 'r');
+  const ranges = rangeReader(fd, prev.path);
   return {
     segments,
-    segment(s) {
-      const bytes = Buffer.allocUnsafe(table.segments[s].compressed);
-      if (readSync(fd, bytes, 0, bytes.length, table.offsets[s]) !== bytes.length) throw new StalePreviousBulk(`${prev.path} is shorter than its segment table`);
-      return { bytes, facts: table.segments[s] };
-    },
+    segment: (s) => ({ bytes: ranges.read(table.offsets[s], table.segments[s].compressed), facts: table.segments[s] }),
     close: () => closeSync(fd),
+  };
+}
+
+const WINDOW = 1 << 20;
+
+/**
+ * Byte ranges of a file read in order of their offsets, through a 1 MiB window: the copied segments
+ * of a previous file are a few KB each, and one read call per segment was about 0.7 s of the bulk
+ * thread at a million cards. A range is valid until the next call. Throws StalePreviousBulk when the
+ * file ends before a range does.
+ */
+export function rangeReader(fd: number, path: string): { read(offset: number, length: number): Buffer } {
+  let window = Buffer.allocUnsafe(WINDOW);
+  let start = 0;
+  let end = 0;
+  return {
+    read(offset, length) {
+      if (offset < start || offset + length > end) {
+        if (length > window.length) window = Buffer.allocUnsafe(length);
+        let n = 0;
+        for (let got = -1; got !== 0 && n < window.length; n += got) got = readSync(fd, window, n, window.length - n, offset + n);
+        start = offset;
+        end = offset + n;
+        if (offset + length > end) throw new StalePreviousBulk(`${path} is shorter than its segment table`);
+      }
+      return window.subarray(offset - start, offset - start + length);
+    },
   };
 }

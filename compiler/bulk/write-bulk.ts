@@ -33,7 +33,10 @@ import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { StalePreviousBulk, type PreviousFile } from './previous-file.js';
 import { patchedJob, type DocumentPatch } from './patch-job.js';
 import { BATCH_CHARS, writeDocumentFile, writeGzipLines } from './write-file.js';
-import { createDigestList, digestsBefore, objectsHash, reorderDigests, type ChangedObject } from './digests.js';
+import { createDigestList, digestsBefore, reorderDigests, type ChangedObject } from './digests.js';
+import { planDocumentPatch } from './patch-file.js';
+import { DOCUMENT_RANGES } from './document-ranges.js';
+import { documentInput, readSegmentState, writeSegmentState, type SegmentState } from './segment-state.js';
 
 export const BULK_NAMES = ['cards', 'figures', 'oracle', 'sets', 'changes'] as const;
 export type BulkName = (typeof BULK_NAMES)[number];
@@ -84,9 +87,6 @@ export interface BulkJob {
   patch?: DocumentPatch;
 }
 
-const CARD_30D = /^v1\/cards\/[^/]+\/30d\.json\.gz$/;
-const FIGURE = /^v1\/figures\/[^/]+\.json\.gz$/;
-const ORACLE = /^v1\/oracle\/[^/]+\.json\.gz$/;
 
 function hashOf(lines: Iterable<string>): string {
   const h = linesHash();
@@ -103,7 +103,6 @@ export function linesHash(): { add(line: string): void; digest(): string } {
   };
 }
 
-const PATTERNS: Partial<Record<BulkName, RegExp>> = { cards: CARD_30D, figures: FIGURE, oracle: ORACLE };
 
 /**
  * An object a document bulk file is built from: its key, size and SHA-256, as hex (a manifest entry)
@@ -122,7 +121,7 @@ export function documentJob<E extends DocumentEntry>(
   locate?: { packsDir: string; of(entry: E): { pack: string; offset: number } },
   changedSince?: () => ChangedObject[] | null,
 ): BulkJob {
-  const pattern = PATTERNS[name]!;
+  const pattern = DOCUMENT_RANGES[name].pattern;
   // Only the fields the file needs, in flat lists: the entries themselves (with their input
   // fingerprints) are not kept (at a million cards they were about 370 MB for the cards file).
   const keys: string[] = [];
@@ -148,11 +147,9 @@ export function documentJob<E extends DocumentEntry>(
   const sortedKeys = inOrder(keys);
   const shas = digests.finish();
   const sortedShas = order ? reorderDigests(shas, order) : shas;
-  const input = objectsHash();
-  sortedKeys.forEach((k, i) => input.add(k, sortedShas, i));
   const job: BulkJob = {
     name,
-    input: input.digest(),
+    input: documentInput(sortedKeys, sortedShas),
     count: sortedKeys.length,
     keys: sortedKeys,
     shas: sortedShas,
@@ -250,21 +247,45 @@ function linkOrCopy(from: string, to: string): void {
  * fingerprint is the same (equal inputs give equal bytes, so nothing is lost by not rebuilding).
  */
 export async function buildBulkFile(given: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
-  const job = given.patch ? patchedJob(given.patch) : given;
   makeDirsSync(join(dir, BULK_DIR));
-  const file = bulkFileOf(job.name);
-  const prev = previous.get(job.name);
-  if (previousDir !== null && prev && prev.input === job.input && prev.file === file) {
+  const file = bulkFileOf(given.name);
+  const prev = previous.get(given.name);
+  const path = join(dir, file);
+  const usable = previousDir !== null && prev !== undefined && prev.file === file ? prev : null;
+  /** The previous file, linked when its input is `input`; its segments' state with it. */
+  const linked = (input: string): BulkFile | null => {
+    if (usable === null || usable.input !== input) return null;
     try {
-      linkOrCopy(join(previousDir, prev.file), join(dir, file));
-      return { ...prev };
+      linkOrCopy(join(previousDir!, usable.file), path);
     } catch {
-      // the previous file is gone: build it again below
+      // the previous file is gone: build it again
+      return null;
+    }
+    const state = readSegmentState(previousDir!, usable.name, usable.sha256);
+    if (state !== null) writeSegmentState(dir, usable.name, { sha256: usable.sha256, state });
+    return { ...usable };
+  };
+  // Patched from the changed objects alone when the previous snapshot kept its segments (patch-file.ts).
+  if (given.patch && usable !== null) {
+    const plan = planDocumentPatch(given.patch, usable, previousDir!);
+    if (plan !== null) {
+      const same = linked(plan.input);
+      if (same !== null) return same;
+      try {
+        const written = plan.write(path);
+        writeSegmentState(dir, given.name, { sha256: written.sha256, state: plan.state });
+        return { name: given.name, file, count: plan.count, size: written.size, sha256: written.sha256, input: plan.input };
+      } catch (err) {
+        if (!(err instanceof StalePreviousBulk)) throw err;
+        // the previous file changed under the patch: build it the long way below
+      }
     }
   }
+  const job = given.patch ? patchedJob(given.patch) : given;
+  const same = linked(job.input);
+  if (same !== null) return same;
   // Whole segments of the previous file are copied when their lines are unchanged and the file is
   // intact (segmented-gzip.ts); the other segments are compressed from their objects' lines.
-  const path = join(dir, file);
   const before = job.previous;
   const reuse =
     previousDir !== null && prev && prev.file === file && before
@@ -276,13 +297,14 @@ export async function buildBulkFile(given: BulkJob, dir: string, previousDir: st
       : job.lines
         ? writeGzipLines(path, (async function* () { yield* job.lines!; })())
         : writeDocumentFile(job, path, dir, previousDir, from);
-  let written: { size: number; sha256: string };
+  let written: { size: number; sha256: string; state?: SegmentState | null };
   try {
     written = await build(reuse);
   } catch (err) {
     if (!(err instanceof StalePreviousBulk || (reuse && isMissing(err, reuse.path)))) throw err;
     written = await build(null);
   }
+  if (written.state) writeSegmentState(dir, job.name, { sha256: written.sha256, state: written.state });
   return { name: job.name, file, count: job.count, size: written.size, sha256: written.sha256, input: job.input };
 }
 

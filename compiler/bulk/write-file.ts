@@ -14,7 +14,7 @@
  *   const { size, sha256 } = await writeDocumentFile(job, join(dir, 'bulk/cards.ndjson.gz'), dir, previousDir, previousFile);
  *   const changes = await writeGzipLines(join(dir, 'bulk/changes.ndjson.gz'), lines);
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { createGunzipEngine } from '../../snapshots/gzip-engine.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
 import { DICTIONARY_BYTES, fileChecksum, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 import { openPreviousSegments, type PreviousFile } from './previous-file.js';
+import { segmentStateOf, type SegmentState } from './segment-state.js';
 import { digestCount, digestHex, sameDigest } from './digests.js';
 import type { BulkJob } from './write-bulk.js';
 
@@ -41,6 +42,61 @@ export function dataOf(json: string, key: string): string {
   const doc = JSON.parse(json) as { data?: unknown };
   if (doc.data === undefined) throw new Error(`${key} is not an envelope`);
   return JSON.stringify(doc.data);
+}
+
+const ENVELOPE_START = Buffer.from('{"apiVersion":');
+const DATA_MEMBER = Buffer.from(',"data":');
+const KIND_MEMBER = Buffer.from(',"kind":"');
+
+/**
+ * One bulk line from an object's stored bytes: its envelope's `data`, then a newline. Sliced from the
+ * inflated bytes as `dataOf` slices the text (the markers are ASCII, which no byte of a multi-byte
+ * UTF-8 character is), so the line is not decoded into a string and encoded again.
+ */
+export function lineOfObject(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, bytes: Buffer, key: string): Buffer {
+  const json = gunzip(bytes, true);
+  const start = json.indexOf(DATA_MEMBER);
+  const end = json.lastIndexOf(KIND_MEMBER);
+  if (start > 0 && end > start && json.compare(ENVELOPE_START, 0, ENVELOPE_START.length, 0, ENVELOPE_START.length) === 0) {
+    const line = Buffer.allocUnsafe(end - start - DATA_MEMBER.length + 1);
+    json.copy(line, 0, start + DATA_MEMBER.length, end);
+    line[line.length - 1] = 0x0a;
+    return line;
+  }
+  return Buffer.from(dataOf(json.toString('utf8'), key) + '\n', 'utf8');
+}
+
+/**
+ * A file written in 1 MiB pieces and hashed as written: a segment is a few KB, and one write call
+ * each was about 2 s of the bulk thread at a million cards (docs/benchmarks.md).
+ */
+export function bufferedOutput(fd: number, hash: Hash | null): { put(bytes: Uint8Array): void; finish(): number } {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let used = 0;
+  let size = 0;
+  const write = (bytes: Uint8Array) => {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    hash?.update(bytes);
+  };
+  const flush = () => {
+    if (used > 0) write(buf.subarray(0, used));
+    used = 0;
+  };
+  return {
+    put(bytes) {
+      size += bytes.length;
+      if (used + bytes.length > buf.length) flush();
+      if (bytes.length >= buf.length) write(bytes);
+      else {
+        buf.set(bytes, used);
+        used += bytes.length;
+      }
+    },
+    finish() {
+      flush();
+      return size;
+    },
+  };
 }
 
 /** Lines are handed to gzip in batches of about this many characters (one write per line costs more than the compression). */
@@ -74,7 +130,9 @@ function sameSegment(job: { keys: string[]; shas: Uint8Array }, [a, b]: [number,
  * the previous file when it and the segment before it (its dictionary) hold exactly the keys and
  * objects of two consecutive previous segments; the others are compressed from their objects' lines.
  */
-export async function writeDocumentFile(job: BulkJob, path: string, dir: string, previousDir: string | null, prevFile: PreviousFile | null): Promise<{ size: number; sha256: string }> {
+export async function writeDocumentFile(
+  job: BulkJob, path: string, dir: string, previousDir: string | null, prevFile: PreviousFile | null,
+): Promise<{ size: number; sha256: string; state: SegmentState | null }> {
   const keys = job.keys ?? [];
   const shas = job.shas ?? new Uint8Array(0);
   const stored = job.stored;
@@ -83,7 +141,7 @@ export async function writeDocumentFile(job: BulkJob, path: string, dir: string,
   const gunzip = createGunzipEngine();
   const objectLine = (i: number): Buffer => {
     const bytes = packs && stored ? packs.read(stored.packNames[stored.packs[i]], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], i < digestCount(shas) ? digestHex(shas, i) : undefined);
-    return Buffer.from(dataOf(gunzip(bytes, true).toString('utf8'), keys[i]) + '\n', 'utf8');
+    return lineOfObject(gunzip, bytes, keys[i]);
   };
   const textOf = ([a, b]: [number, number]): Buffer => {
     const lines: Buffer[] = [];
@@ -110,8 +168,9 @@ export async function writeDocumentFile(job: BulkJob, path: string, dir: string,
   const bodyFd = openSync(body, 'w');
   const table: SegmentFacts[] = [];
   const sum = fileChecksum();
+  const bodyOut = bufferedOutput(bodyFd, null);
   const put = (bytes: Buffer, facts: SegmentFacts) => {
-    writeSync(bodyFd, bytes);
+    bodyOut.put(bytes);
     table.push(facts);
     sum.add(facts);
   };
@@ -139,8 +198,10 @@ export async function writeDocumentFile(job: BulkJob, path: string, dir: string,
       before = text;
       beforeSame = s;
     }
+    bodyOut.finish();
     closeSync(bodyFd);
-    return assemble(path, body, segmentedHeader(table), sum.trailer());
+    const written = assemble(path, body, segmentedHeader(table), sum.trailer());
+    return { ...written, state: digestCount(shas) === keys.length ? segmentStateOf(keys, shas) : null };
   } catch (err) {
     closeSync(bodyFd);
     rmSync(body, { force: true });
@@ -156,22 +217,19 @@ function assemble(path: string, body: string, header: Buffer, trailer: Buffer): 
   const tmp = `${path}.tmp`;
   const out = openSync(tmp, 'w');
   const hash = createHash('sha256');
+  const file = bufferedOutput(out, hash);
   let size = 0;
-  const put = (b: Buffer) => {
-    writeSync(out, b);
-    hash.update(b);
-    size += b.length;
-  };
   try {
-    put(header);
+    file.put(header);
     const fd = openSync(body, 'r');
     const buf = Buffer.allocUnsafe(1 << 20);
     try {
-      for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) put(buf.subarray(0, n));
+      for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) file.put(buf.subarray(0, n));
     } finally {
       closeSync(fd);
     }
-    put(trailer);
+    file.put(trailer);
+    size = file.finish();
   } catch (err) {
     closeSync(out);
     rmSync(tmp, { force: true });

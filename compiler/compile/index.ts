@@ -44,6 +44,7 @@ import { acquireCompileLock } from './lock.js';
 import { createRunner } from './runner.js';
 import { startBulkFiles } from '../bulk/background-bulk.js';
 import { documentPatch } from '../bulk/patch-job.js';
+import { SEGMENT_STATE_FILE } from '../bulk/segment-state.js';
 import type { KeyObject } from 'node:crypto';
 import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
@@ -276,7 +277,7 @@ async function compileLocked(
     };
     const { pruned } = await run.step('publish', null, async () => {
       const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey });
-      await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, PRICE_LINES_FILE]);
+      await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, PRICE_LINES_FILE, SEGMENT_STATE_FILE]);
       return published;
     });
     t.close();
