@@ -3,8 +3,10 @@
 // the same two snapshots. Compiles a generated catalog (full), changes the last price of every 100th price
 // line and compiles again (incremental), then builds the `cards` bulk file of the second snapshot in this
 // process with each writer, alternating: once from the objects alone (what a full compile does) and once
-// with the first snapshot's file, as that writer writes it, as the previous one (what the incremental compile does). Each build runs
-// on this one thread, so process.cpuUsage() is its CPU time, steadier than the wall time on a shared machine.
+// with the first snapshot's file, as that writer writes it, as the previous one (what the incremental compile did before
+// 2026-11-29), and once given as a patch: the changed objects and the previous object index (what an incremental compile
+// in which no key was added or removed does: compiler/bulk/patch-file.ts, or patch-job.ts in older writers). Each build
+// runs on this one thread, so process.cpuUsage() is its CPU time, steadier than the wall time on a shared machine.
 //
 //   npm run bench:bulk                                 # 100,000 cards, against d9cba1e, 3 rounds
 //   npm run bench:bulk -- --cards 20000 --rounds 1     # a quick check
@@ -75,8 +77,16 @@ const locate = { packsDir: join(root, 'packs'), of: (e) => e.at };
 
 async function writerOf(dir) {
   const mod = await import(join(dir, 'dist', 'compiler', 'bulk', 'write-bulk.js'));
-  return mod;
+  const patch = await import(join(dir, 'dist', 'compiler', 'bulk', 'patch-job.js'));
+  return { ...mod, documentPatch: patch.documentPatch };
 }
+
+// The cards objects whose bytes changed, as the compile hands them to the bulk thread (in key order).
+const before = new Map(previous.map((e) => [e.key, e.sha256]));
+const changed = current
+  .filter((e) => /^v1\/cards\/[^/]+\/30d\.json\.gz$/.test(e.key) && before.get(e.key) !== e.sha256)
+  .sort((a, b) => (a.key < b.key ? -1 : 1))
+  .map((e) => ({ key: e.key, size: e.size, digest: Buffer.from(e.sha256, 'hex'), pack: e.at.pack, offset: e.at.offset }));
 const builds = [
   { name: against, mod: await writerOf(baseline) },
   { name: 'this checkout', mod: await writerOf(project) },
@@ -91,10 +101,13 @@ for (const b of builds) {
   b.previousBulk = new Map([['cards', file]]);
 }
 
-async function timed(b, withPrevious) {
+async function timed(b, mode) {
   const { mod } = b;
+  const withPrevious = mode !== 'full';
   const out = mkdtempSync(join(work, 'out-'));
-  const job = mod.documentJob('cards', current, withPrevious ? previousObjects : null, locate);
+  const job = mode === 'patch'
+    ? mod.documentPatch('cards', join(previousDir, 'objects.sqlite'), locate.packsDir, changed)
+    : mod.documentJob('cards', current, withPrevious ? previousObjects : null, locate);
   const prevBulk = withPrevious ? b.previousBulk : new Map();
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
@@ -106,12 +119,12 @@ async function timed(b, withPrevious) {
   return { wall, cpu: (cpu.user + cpu.system) / 1e6, size, sha256: file.sha256 };
 }
 
-const results = builds.map(() => ({ full: [], incremental: [] }));
+const results = builds.map(() => ({ full: [], incremental: [], patch: [] }));
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? [0, 1] : [1, 0];
   for (const i of order) {
-    for (const mode of ['full', 'incremental']) {
-      const m = await timed(builds[i], mode === 'incremental');
+    for (const mode of ['full', 'incremental', 'patch']) {
+      const m = await timed(builds[i], mode);
       results[i][mode].push(m);
       process.stderr.write(`round ${r + 1}, ${builds[i].name}, ${mode}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s cpu, ${m.size} bytes (load ${loadAverage()})\n`);
     }
@@ -120,16 +133,18 @@ for (let r = 0; r < rounds; r++) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(machineLine());
-console.log(`command: npm run bench:bulk -- ${args.join(' ')}; HEAD: ${sh('git', ['rev-parse', '--short', 'HEAD'])}; ${cards} cards, cards bulk file of the incremental snapshot (1% of price lines changed)`);
+console.log(`command: npm run bench:bulk -- ${args.join(' ')}; HEAD: ${sh('git', ['rev-parse', '--short', 'HEAD'])}; ${cards} cards, cards bulk file of the incremental snapshot (1% of price lines changed, ${changed.length} of its objects)`);
 console.log('');
-console.log('| writer | full build cpu s | full wall s | incremental build cpu s | incremental wall s | file bytes |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| writer | full build cpu s | full wall s | incremental build cpu s | incremental wall s | patch cpu s | patch wall s | file bytes |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 builds.forEach((b, i) => {
   const f = results[i].full;
   const n = results[i].incremental;
-  console.log(`| ${b.name} | ${median(f.map((x) => x.cpu)).toFixed(2)} | ${median(f.map((x) => x.wall)).toFixed(2)} | ${median(n.map((x) => x.cpu)).toFixed(2)} | ${median(n.map((x) => x.wall)).toFixed(2)} | ${f[0].size} |`);
-  const same = new Set([...f, ...n].map((x) => x.sha256)).size === 1;
-  if (!same) throw new Error(`${b.name}: the full and incremental builds differ`);
+  const p = results[i].patch;
+  const cell = (xs, k) => median(xs.map((x) => x[k])).toFixed(2);
+  console.log(`| ${b.name} | ${cell(f, 'cpu')} | ${cell(f, 'wall')} | ${cell(n, 'cpu')} | ${cell(n, 'wall')} | ${cell(p, 'cpu')} | ${cell(p, 'wall')} | ${f[0].size} |`);
+  const same = new Set([...f, ...n, ...p].map((x) => x.sha256)).size === 1;
+  if (!same) throw new Error(`${b.name}: the full, incremental and patch builds differ`);
 });
 console.log(`medians of ${rounds} round(s); load average at the end: ${loadAverage()}`);
 for (const b of builds) rmSync(b.previousDir, { recursive: true, force: true });

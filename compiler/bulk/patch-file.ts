@@ -27,7 +27,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { BulkFile } from '../../snapshots/manifest.js';
 import { createGunzipEngine } from '../../snapshots/gzip-engine.js';
-import { createPackReader, type PackReader } from '../../snapshots/packs/pack-reader.js';
+import { createPackReader } from '../../snapshots/packs/pack-reader.js';
+import { coalescedReads } from './object-reads.js';
 import { DOCUMENT_RANGES } from './document-ranges.js';
 import type { DocumentPatch } from './patch-job.js';
 import { fileSha256, rangeReader } from './previous-file.js';
@@ -134,9 +135,6 @@ export function planDocumentPatch(patch: DocumentPatch, prev: BulkFile, previous
 function readLines(patch: DocumentPatch, state: SegmentState, read: Uint8Array): Lines | null {
   const range = DOCUMENT_RANGES[patch.name];
   const db = new Database(patch.previousIndex, { readonly: true, fileMustExist: true });
-  // Mapped, not read a page per system call: each query reads a few pages of a large file (about
-  // 160 µs a query without, 10,000 queries at a million cards and 1% changed).
-  db.pragma('mmap_size = 4294967296');
   try {
     const packNames = new Map(db.prepare('SELECT seq, sha256 FROM packs').raw().all() as [number, string][]);
     const rows = db.prepare(`SELECT key, pack, offset, length, sha256 FROM objects WHERE key >= ? AND key < ? AND ${boundedWhere(range.where)} ORDER BY key`).raw();
@@ -169,37 +167,6 @@ function readLines(patch: DocumentPatch, state: SegmentState, read: Uint8Array):
   }
 }
 
-/** Objects further apart than this in a pack are read on their own. */
-const GAP_BYTES = 64 * 1024;
-/** At most this many bytes in one read. */
-const READ_BYTES = 512 * 1024;
-
-/**
- * The stored bytes of lines [a, b), objects near each other in one pack read together: a pack holds
- * the cards in the order they were rendered, so the 30d objects of consecutive keys are usually a
- * card's other four documents apart (about 4 KB at a million cards), and one read of a segment's
- * span replaces a system call per object (about 15 µs each on this project's hosts).
- */
-function coalescedReads(packs: PackReader, lines: Lines): (a: number, b: number) => Buffer[] {
-  return (a, b) => {
-    const out: Buffer[] = [];
-    for (let i = a; i < b; ) {
-      const pack = lines.packs[i];
-      const start = lines.offsets[i];
-      let end = start + lines.sizes[i];
-      let j = i + 1;
-      while (j < b && lines.packs[j] === pack && lines.offsets[j] >= end && lines.offsets[j] - end <= GAP_BYTES && lines.offsets[j] + lines.sizes[j] - start <= READ_BYTES) {
-        end = lines.offsets[j] + lines.sizes[j];
-        j++;
-      }
-      const span = packs.read(pack, start, end - start);
-      for (let k = i; k < j; k++) out.push(span.subarray(lines.offsets[k] - start, lines.offsets[k] - start + lines.sizes[k]));
-      i = j;
-    }
-    return out;
-  };
-}
-
 /**
  * A file's key condition for a query between other bounds: a unary plus makes `key` an expression,
  * so SQLite does not take a GLOB's prefix as the range to scan (the whole file's rows for every
@@ -220,7 +187,7 @@ function boundedWhere(where: string): string {
 function writePatched(path: string, prevPath: string, packsDir: string, state: SegmentState, table: { offsets: number[]; segments: SegmentFacts[] }, touched: Uint8Array, lines: Lines) {
   const packs = createPackReader({ dir: packsDir });
   const gunzip = createGunzipEngine();
-  const objects = coalescedReads(packs, lines);
+  const objects = coalescedReads(packs, { pack: (i) => lines.packs[i], offset: (i) => lines.offsets[i], size: (i) => lines.sizes[i] });
   const linesOf = (a: number, b: number): Buffer[] => objects(a, b).map((o, i) => lineOfObject(gunzip, o, lines.keys[a + i]));
   /** The last lines of segment s, as many as a dictionary uses (DICTIONARY_BYTES), or all. */
   const tailOf = (s: number): Buffer => {
@@ -263,7 +230,9 @@ function writePatched(path: string, prevPath: string, packsDir: string, state: S
       const parts = linesOf(a, a + state.lines[s]);
       const text = Buffer.concat(parts);
       const segment = segmentOf(text, s === 0 ? Buffer.alloc(0) : (before ?? tailOf(s - 1)));
-      made.set(s, segment.bytes);
+      // Copied out: zlib's result is a view of a buffer of at least 16 KiB, which a few-KB segment
+      // kept would hold (about 400 MB more at a million cards).
+      made.set(s, Buffer.from(segment.bytes));
       facts.push(segment.facts);
       before = text;
       dictionaryChanged = touched[s] === 1 && tailChanged(a, parts);

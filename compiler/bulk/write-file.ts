@@ -22,6 +22,7 @@ import { constants, createGzip } from 'node:zlib';
 import { GZIP_LEVEL, sha256Hex } from '../../snapshots/codec.js';
 import { createGunzipEngine } from '../../snapshots/gzip-engine.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
+import { coalescedReads } from './object-reads.js';
 import { DICTIONARY_BYTES, fileChecksum, segmentedHeader, segmentOf, segmentsOf, type SegmentFacts } from './segmented-gzip.js';
 import { openPreviousSegments, type PreviousFile } from './previous-file.js';
 import { segmentStateOf, type SegmentState } from './segment-state.js';
@@ -139,20 +140,22 @@ export async function writeDocumentFile(
   const packs = stored ? createPackReader({ dir: stored.packsDir }) : null;
   // One inflate stream for every object (gunzipSync makes one per call: 5-8 µs of a 1 KB object's ~11).
   const gunzip = createGunzipEngine();
-  const objectLine = (i: number): Buffer => {
-    const bytes = packs && stored ? packs.read(stored.packNames[stored.packs[i]], stored.offsets[i], stored.sizes[i]) : readObject(dir, previousDir, keys[i], i < digestCount(shas) ? digestHex(shas, i) : undefined);
-    return lineOfObject(gunzip, bytes, keys[i]);
-  };
-  const textOf = ([a, b]: [number, number]): Buffer => {
-    const lines: Buffer[] = [];
-    for (let i = a; i < b; i++) lines.push(objectLine(i));
-    return Buffer.concat(lines);
-  };
+  /** The stored bytes of objects [a, b): from the packs, neighbours read together, or from per-URL files. */
+  const objects =
+    packs && stored
+      ? coalescedReads(packs, { pack: (i) => stored.packNames[stored.packs[i]], offset: (i) => stored.offsets[i], size: (i) => stored.sizes[i] })
+      : (a: number, b: number): Buffer[] => {
+          const out: Buffer[] = [];
+          for (let i = a; i < b; i++) out.push(readObject(dir, previousDir, keys[i], i < digestCount(shas) ? digestHex(shas, i) : undefined));
+          return out;
+        };
+  const textOf = ([a, b]: [number, number]): Buffer => Buffer.concat(objects(a, b).map((o, i) => lineOfObject(gunzip, o, keys[a + i])));
   /** The last lines of a segment, as many as its dictionary use takes (DICTIONARY_BYTES), or all. */
   const tailOf = ([a, b]: [number, number]): Buffer => {
+    const bytes = objects(a, b);
     const lines: Buffer[] = [];
     let length = 0;
-    for (let i = b - 1; i >= a && length < DICTIONARY_BYTES; i--) length += lines[lines.push(objectLine(i)) - 1].length;
+    for (let i = bytes.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) length += lines[lines.push(lineOfObject(gunzip, bytes[i], keys[a + i])) - 1].length;
     return Buffer.concat(lines.reverse());
   };
   const prev = prevFile ? openPreviousSegments(prevFile) : null;
