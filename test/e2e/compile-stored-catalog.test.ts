@@ -1,7 +1,8 @@
 /**
  * The catalog stored beside each snapshot (compile/stored-catalog.ts), through the real CLI: taken
  * when the catalog files but prices are byte-identical, never when one changed or the file is
- * damaged, its rejects replayed under the new --max-rejects, and never part of what is published.
+ * damaged, its rejects replayed under the new --max-rejects, and never part of what is published;
+ * and the bulk files' segments kept beside it (compiler/bulk/segment-state.ts).
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestHeader } from '../helpers/snapshot-files.js';
 import { expectSameAsFullCompile, STORED_CATALOG_NOTE, touchOnePercentOfPrices } from '../helpers/incremental.js';
+import { inputOfSegments, readSegmentState, SEGMENT_STATE_FILE } from '../../compiler/bulk/segment-state.js';
 
 const STATE = 'catalog.state';
 let catalog: string;
@@ -189,5 +191,27 @@ describe('the stored catalog', () => {
     expect(named).not.toContain(STATE);
     const verify = await runCli(['verify', root]);
     expect(verify.code, verify.stderr).toBe(0);
+  });
+});
+
+describe('the bulk files\' segments kept for the next compile', () => {
+  it('when only prices changed then the current snapshot keeps the segments of its document bulk files, which give their input fingerprints; the previous snapshot no longer keeps its own, and no manifest lists them', async () => {
+    const { cat, root } = await compiledCopy();
+    const first = currentId(root)!;
+    expect(existsSync(join(root, first, SEGMENT_STATE_FILE))).toBe(true);
+    touchOnePercentOfPrices(cat);
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    const dir = join(root, currentId(root)!);
+    const header = manifestHeader(root)! as unknown as { bulk: { name: string; sha256: string; count: number; input: string }[] };
+    for (const name of ['cards', 'figures', 'oracle']) {
+      const file = header.bulk.find((b) => b.name === name)!;
+      const state = readSegmentState(dir, name, file.sha256);
+      expect(state, name).not.toBeNull();
+      expect(state!.lines.reduce((a, b) => a + b, 0)).toBe(file.count);
+      expect(file.input).toBe(inputOfSegments(state!.digests));
+    }
+    expect(existsSync(join(root, first, SEGMENT_STATE_FILE))).toBe(false);
+    expect(JSON.stringify(header)).not.toContain(SEGMENT_STATE_FILE);
   });
 });
