@@ -77,8 +77,10 @@ const locate = { packsDir: join(root, 'packs'), of: (e) => e.at };
 
 async function writerOf(dir) {
   const mod = await import(join(dir, 'dist', 'compiler', 'bulk', 'write-bulk.js'));
-  const patch = await import(join(dir, 'dist', 'compiler', 'bulk', 'patch-job.js'));
-  return { ...mod, documentPatch: patch.documentPatch };
+  // A writer from before 2026-11-28 has no patch job: its patch column is left empty.
+  const patchJob = join(dir, 'dist', 'compiler', 'bulk', 'patch-job.js');
+  const documentPatch = existsSync(patchJob) ? (await import(patchJob)).documentPatch : null;
+  return { ...mod, documentPatch };
 }
 
 // The cards objects whose bytes changed, as the compile hands them to the bulk thread (in key order).
@@ -124,6 +126,7 @@ for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? [0, 1] : [1, 0];
   for (const i of order) {
     for (const mode of ['full', 'incremental', 'patch']) {
+      if (mode === 'patch' && builds[i].mod.documentPatch === null) continue;
       const m = await timed(builds[i], mode);
       results[i][mode].push(m);
       process.stderr.write(`round ${r + 1}, ${builds[i].name}, ${mode}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s cpu, ${m.size} bytes (load ${loadAverage()})\n`);
@@ -141,7 +144,7 @@ builds.forEach((b, i) => {
   const f = results[i].full;
   const n = results[i].incremental;
   const p = results[i].patch;
-  const cell = (xs, k) => median(xs.map((x) => x[k])).toFixed(2);
+  const cell = (xs, k) => (xs.length === 0 ? 'n/a' : median(xs.map((x) => x[k])).toFixed(2));
   console.log(`| ${b.name} | ${cell(f, 'cpu')} | ${cell(f, 'wall')} | ${cell(n, 'cpu')} | ${cell(n, 'wall')} | ${cell(p, 'cpu')} | ${cell(p, 'wall')} | ${f[0].size} |`);
   const same = new Set([...f, ...n, ...p].map((x) => x.sha256)).size === 1;
   if (!same) throw new Error(`${b.name}: the full, incremental and patch builds differ`);
