@@ -7,8 +7,8 @@
  * first keys. A segment holding one is compressed again, and so is the one after it when the change
  * is among the lines its dictionary is made of (segmented-gzip.ts); only those, and the one before
  * each (whose last lines are the dictionary), are read from the previous object index, by key range.
- * Every other segment is copied compressed from the previous file. The file's input fingerprint comes from the
- * stored segment digests with the touched ones made again. So the work follows the changed objects
+ * Every other segment is copied compressed from the previous file. The file's input fingerprint
+ * comes from the stored segment digests with the touched ones made again. So the work follows the changed objects
  * and the segments around them, not the million keys of the file; the bytes, the input fingerprint
  * and the new segment state are those a full build of the same objects makes
  * (test/compiler/bulk/patch-file.test.ts).
@@ -34,7 +34,7 @@ import type { DocumentPatch } from './patch-job.js';
 import { fileSha256, rangeReader } from './previous-file.js';
 import { DICTIONARY_BYTES, fileChecksum, readSegmentTable, segmentedHeader, segmentOf, type SegmentFacts } from './segmented-gzip.js';
 import { inputOfSegments, readSegmentState, segmentDigest, segmentOfKey, type SegmentState } from './segment-state.js';
-import { bufferedOutput, lineOfObject } from './write-file.js';
+import { bufferedOutput, dictionaryTail, lineOfObject } from './write-file.js';
 
 const DIGEST = 32;
 
@@ -192,15 +192,7 @@ function writePatched(path: string, prevPath: string, packsDir: string, state: S
   /** The last lines of segment s, as many as a dictionary uses (DICTIONARY_BYTES), or all. */
   const tailOf = (s: number): Buffer => {
     const a = lines.first.get(s)!;
-    const bytes = objects(a, a + state.lines[s]);
-    const parts: Buffer[] = [];
-    let length = 0;
-    for (let i = bytes.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) {
-      const line = lineOfObject(gunzip, bytes[i], lines.keys[a + i]);
-      parts.push(line);
-      length += line.length;
-    }
-    return Buffer.concat(parts.reverse());
+    return dictionaryTail(gunzip, objects(a, a + state.lines[s]), (i) => lines.keys[a + i]);
   };
   /** Whether a changed line is among those that make the last DICTIONARY_BYTES of lines [a, a + text.length). */
   const tailChanged = (a: number, text: Buffer[]): boolean => {

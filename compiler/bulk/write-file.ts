@@ -68,6 +68,17 @@ export function lineOfObject(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, 
 }
 
 /**
+ * The dictionary a segment is compressed against: the last lines of the segment before (stored
+ * bytes `objects`, keys from `keyAt`), as many as DICTIONARY_BYTES takes, or all of them.
+ */
+export function dictionaryTail(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, objects: readonly Buffer[], keyAt: (i: number) => string): Buffer {
+  const lines: Buffer[] = [];
+  let length = 0;
+  for (let i = objects.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) length += lines[lines.push(lineOfObject(gunzip, objects[i], keyAt(i))) - 1].length;
+  return Buffer.concat(lines.reverse());
+}
+
+/**
  * A file written in 1 MiB pieces and hashed as written: a segment is a few KB, and one write call
  * each was about 2 s of the bulk thread at a million cards (docs/benchmarks.md).
  */
@@ -151,13 +162,7 @@ export async function writeDocumentFile(
         };
   const textOf = ([a, b]: [number, number]): Buffer => Buffer.concat(objects(a, b).map((o, i) => lineOfObject(gunzip, o, keys[a + i])));
   /** The last lines of a segment, as many as its dictionary use takes (DICTIONARY_BYTES), or all. */
-  const tailOf = ([a, b]: [number, number]): Buffer => {
-    const bytes = objects(a, b);
-    const lines: Buffer[] = [];
-    let length = 0;
-    for (let i = bytes.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) length += lines[lines.push(lineOfObject(gunzip, bytes[i], keys[a + i])) - 1].length;
-    return Buffer.concat(lines.reverse());
-  };
+  const tailOf = ([a, b]: [number, number]): Buffer => dictionaryTail(gunzip, objects(a, b), (i) => keys[a + i]);
   const prev = prevFile ? openPreviousSegments(prevFile) : null;
   // Each previous segment by its first key (a segment starts at the same key in both files or is not copied).
   const previousSegments = new Map<string, number>();
