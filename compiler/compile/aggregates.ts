@@ -5,14 +5,13 @@
  * the loaded catalog and the per-entity LatestPrice only (and the few sparklines' recent days).
  */
 import type { LoadedCatalog } from '../source/index.js';
-import type { CardRecord, FigureRecord } from '../../snapshots/records.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
 import type { Envelope } from '../../snapshots/envelope.js';
-import { setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
+import { catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { artistSlugs, groupArtists, renderArtistPages } from '../render/artist-pages.js';
+import { artistSlugs, groupByArtist, renderArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -129,33 +128,39 @@ export async function renderAggregates(
     pages.forEach((page, i) => sink.put(listPageKey(family, i + 1), page));
     progress.advance(pages.length);
   };
-  const priced = (card: CardRecord): PricedCard => ({ card, summary: prices.cards.get(card.id) ?? null });
-  const pricedFigure = (figure: FigureRecord): PricedFigure => ({ figure, summary: prices.figures.get(figure.id) ?? null });
+  // The cards are grouped by their position in the catalog's order, whose prices are read by
+  // position (summaries.ts CatalogInOrder: one look-up by id per card for every group and feed).
+  const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
+  const priced = (i: number): PricedCard => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null });
 
-  // One pass over the cards groups them by set and by oracle concept. The price summaries are looked
-  // up for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
-  const bySet = new Map<string, CardRecord[]>();
-  const byOracle = new Map<string, CardRecord[]>();
-  for (const card of catalog.cards.values()) {
+  // One pass over the cards groups them by set and by oracle concept. The price summaries are made
+  // for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
+  const bySet = new Map<string, number[]>();
+  const byOracle = new Map<string, number[]>();
+  for (let i = 0; i < cardAt.length; i++) {
+    const card = cardAt[i];
     const sk = setMapKey(card.game, card.setCode);
     let list = bySet.get(sk);
     if (!list) bySet.set(sk, (list = []));
-    list.push(card);
+    list.push(i);
     if (card.oracleId !== null) {
       let o = byOracle.get(card.oracleId);
       if (!o) byOracle.set(card.oracleId, (o = []));
-      o.push(card);
+      o.push(i);
     }
   }
 
   // An oracle document is made from its printings alone (their records, sets and prices), so it is
   // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
   // unchanged catalog, one none of whose printings changed is kept (looked up many at a time).
-  const putOracle = (oracleId: string, printings: readonly CardRecord[]) =>
-    sink.putFromCards(oracleKey(oracleId), printings.map((c) => c.id), () =>
+  const putOracle = (oracleId: string, printings: readonly number[]) =>
+    sink.putFromCards(oracleKey(oracleId), printings.map((i) => cardAt[i].id), () =>
       renderOracle({
         oracleId,
-        printings: printings.map((c) => ({ card: c, set: catalog.setsByKey.get(setMapKey(c.game, c.setCode))!, summary: prices.cards.get(c.id) ?? null })),
+        printings: printings.map((i) => {
+          const c = cardAt[i];
+          return { card: c, set: catalog.setsByKey.get(setMapKey(c.game, c.setCode))!, summary: cardPrices.get(i) ?? null };
+        }),
       }));
   // The unchanged ones are the rest of the previous snapshot's oracle range, kept in one statement
   // once the others are written; one by one (looked up 256 at a time) if the count differs.
@@ -205,7 +210,7 @@ export async function renderAggregates(
   }
   await keepDeferred('set');
 
-  const artists = groupArtists(catalog.cards.values());
+  const artists = groupByArtist(cardAt.keys(), (i) => cardAt[i].artist);
   for (const [slug, group] of artists) {
     const render = () => {
       const cards = group.cards.map(priced);
@@ -220,11 +225,11 @@ export async function renderAggregates(
   await keepDeferred('artist');
 
   const figuresBySeries = new Map<string, PricedFigure[]>();
-  for (const f of catalog.figures.values()) {
-    let list = figuresBySeries.get(f.seriesId);
-    if (!list) figuresBySeries.set(f.seriesId, (list = []));
-    list.push(pricedFigure(f));
-  }
+  figureAt.forEach((figure, i) => {
+    let list = figuresBySeries.get(figure.seriesId);
+    if (!list) figuresBySeries.set(figure.seriesId, (list = []));
+    list.push({ figure, summary: figurePrices.get(i) ?? null });
+  });
   for (const series of catalog.figureSeries.values()) {
     const figures = figuresBySeries.get(series.id) ?? [];
     const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));

@@ -22,8 +22,8 @@ import type { PackOutput } from './pack-output.js';
 import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
-  createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, readPriceLines,
-  type KnownPriceLine,
+  createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
+  type KnownPriceLine, type ScannedPriceLines,
 } from './price-line-store.js';
 import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
@@ -74,6 +74,11 @@ export interface EntityPhase {
   table: ObjectTable;
   /** The previous snapshot's folder (its PRICE_LINES_FILE holds the stored price lines), or null. */
   previousDir: string | null;
+  /**
+   * Those stored lines scanned already (read-ahead.ts, while the catalog was read) for this code's
+   * priceLinesVersion; without it they are scanned here.
+   */
+  scannedLines?: Promise<ScannedPriceLines | null> | null;
   /** The new snapshot's folder: the accepted price lines are stored in its PRICE_LINES_FILE as they are read. */
   dir: string;
   codeHash: string;
@@ -106,7 +111,8 @@ export function createRenderThreads(fxRates: FxRateRecord[], out: PackOutput, ta
 export async function renderEntities(catalog: LoadedCatalog, source: CatalogSource, p: EntityPhase): Promise<PriceSummaries> {
   const fx = createFxLookup(catalog.fxRates);
   const version = priceLinesVersion(p.codeHash);
-  const stored = p.previousDir ? readPriceLines(join(p.previousDir, PRICE_LINES_FILE), version) : NO_STORED_PRICE_LINES;
+  const linesPath = p.previousDir === null ? null : join(p.previousDir, PRICE_LINES_FILE);
+  const stored = linesPath === null ? NO_STORED_PRICE_LINES : openPriceLines(linesPath, await (p.scannedLines ?? scanPriceLines(linesPath, version)));
   const summaries: PriceSummaries = {
     cards: createPriceTable(),
     figures: createPriceTable(),

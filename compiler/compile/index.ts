@@ -31,7 +31,8 @@ import { createRenderThreads, renderEntities } from './entity-phase.js';
 import type { EntityPool } from './pool.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
-import { PRICE_LINES_FILE } from './price-line-store.js';
+import { PRICE_LINES_FILE, priceLinesVersion, type ScannedPriceLines } from './price-line-store.js';
+import { startReadAhead } from './read-ahead.js';
 import { createDocumentSink } from './document-sink.js';
 import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
 import { startPrefetch, type Prefetch } from './prefetch.js';
@@ -134,10 +135,18 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
   makeDirsSync(options.out);
   const lock = acquireCompileLock(options.out);
   const prefetch = startPrefetch(options.out);
+  const readAhead = startReadAhead(o.threads);
   try {
     // The new object index starts as a copy of the previous one: copied while the catalog is read.
     const previous = await loadPreviousSnapshot(options.out);
     if (previous?.packed) prefetch.start(OBJECT_INDEX_FILE, previous.index);
+    // The previous snapshot's stored price lines are scanned on the read-ahead thread while the
+    // catalog is read, once the catalog read has sent that thread all it asks of it.
+    const codeHash = rendererCodeHash();
+    let scannedLines: Promise<ScannedPriceLines | null> | null = null;
+    const scanLines = () => {
+      if (previous !== null) scannedLines ??= readAhead.priceLines(join(previous.dir, PRICE_LINES_FILE), priceLinesVersion(codeHash));
+    };
     progress.phase('read catalog', null);
     // Taken from the current snapshot's stored catalog when the files did not change (stored-catalog.ts).
     const seenLines = new Map<string, number>();
@@ -148,21 +157,34 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
         progress.advance(lines - (seenLines.get(kind) ?? 0));
         seenLines.set(kind, lines);
       },
-    }));
+    }), { ...readAhead, released: scanLines });
+    scanLines();
     // With the catalog files unchanged only prices can have changed, so the search index will be a
     // copy of the previous one, updated (search-update.ts): copied while the prices stream.
     if (previous !== null && state.keptFrom !== null && existsSync(join(previous.dir, SEARCH_DB_FILE))) {
       prefetch.start(SEARCH_DB_FILE, join(previous.dir, SEARCH_DB_FILE));
     }
-    return await compileLocked(catalog, source, options, o, state, previous, prefetch);
+    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines });
   } finally {
+    await readAhead.close();
     await prefetch.close();
     lock.release();
   }
 }
 
+/** What the compile found and started before the catalog was read. */
+interface Start {
+  state: CatalogState;
+  previous: PreviousSnapshot | null;
+  prefetch: Prefetch;
+  /** rendererCodeHash(), taken once. */
+  codeHash: string;
+  /** The previous snapshot's stored price lines, scanned on the read-ahead thread (null: no previous snapshot). */
+  scannedLines: Promise<ScannedPriceLines | null> | null;
+}
+
 async function compileLocked(
-  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, state: CatalogState, previous: PreviousSnapshot | null, prefetch: Prefetch,
+  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines }: Start,
 ): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
@@ -181,14 +203,15 @@ async function compileLocked(
     const indexPath = join(writer.dir, OBJECT_INDEX_FILE);
     const copied = await run.step('previous snapshot', null, () => prefetch.take(OBJECT_INDEX_FILE, indexPath));
     table = openObjectTable(indexPath, previous, out, copied);
-    const codeHash = rendererCodeHash();
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
     pool = createRenderThreads(catalog.fxRates, out, table, workers, threads);
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
-      renderEntities(catalog, source, { out, table: table!, previousDir: previous?.dir ?? null, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress }),
+      renderEntities(catalog, source, {
+        out, table: table!, previousDir: previous?.dir ?? null, scannedLines, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress,
+      }),
     );
     // An incremental compile renders few entities and its bulk files copy most of their bytes, so a
     // core is left idle while the aggregates render: the render threads compress them meanwhile. A

@@ -29,17 +29,32 @@ export interface KeyIndex {
   /** The place of a key, or -1. */
   get(key: string): number;
   readonly size: number;
+  /** The arrays the index is, to hand it to another thread (their buffers transferred) and `keyIndexOf` them there. */
+  parts(): KeyIndexParts;
+}
+
+/** A KeyIndex as plain arrays: what crosses a thread boundary. */
+export interface KeyIndexParts {
+  hi: Float64Array;
+  lo: Float64Array;
+  places: Float64Array;
+  size: number;
 }
 
 export function createKeyIndex(expected: number): KeyIndex {
   let capacity = 16;
   while (capacity < expected * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const hi = new Float64Array(capacity);
-  const lo = new Float64Array(capacity);
   // -1: an empty slot.
-  const places = new Float64Array(capacity).fill(-1);
-  let size = 0;
+  return keyIndexOf({ hi: new Float64Array(capacity), lo: new Float64Array(capacity), places: new Float64Array(capacity).fill(-1), size: 0 });
+}
+
+/** The index made of `parts` (from createKeyIndex's `parts()`, possibly on another thread). */
+export function keyIndexOf(parts: KeyIndexParts): KeyIndex {
+  const { hi, lo, places } = parts;
+  const capacity = places.length;
+  if (capacity === 0 || (capacity & (capacity - 1)) !== 0 || hi.length !== capacity || lo.length !== capacity) throw new Error('key index: arrays of another shape');
+  const mask = capacity - 1;
+  let size = parts.size;
 
   /** The slot of (h, l), or of the empty slot where it would go. */
   const slotOf = (h: number, l: number): number => {
@@ -51,7 +66,7 @@ export function createKeyIndex(expected: number): KeyIndex {
 
   return {
     add(bytes, o, place) {
-      if (size >= capacity >>> 1) throw new Error(`key index: more than ${expected} keys`);
+      if (size >= capacity >>> 1) throw new Error(`key index: more than ${capacity >>> 1} keys`);
       let h = 0;
       let l = 0;
       for (let k = 0; k < PART; k++) {
@@ -89,5 +104,6 @@ export function createKeyIndex(expected: number): KeyIndex {
     get size() {
       return size;
     },
+    parts: () => ({ hi, lo, places, size }),
   };
 }

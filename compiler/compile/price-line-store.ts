@@ -40,7 +40,7 @@ import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
 import { createPriceLineChunk, decodePriceLineAt, skipPriceLineAt, type DecodedPriceLine } from './price-line-codec.js';
 import { codeFiles } from './code-version.js';
-import { createKeyIndex, type KeyIndex } from './price-line-keys.js';
+import { createKeyIndex, keyIndexOf, type KeyIndex, type KeyIndexParts } from './price-line-keys.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
 const STORE_FORMAT = 'price-lines/4';
@@ -145,37 +145,69 @@ const MAX_LINES = 2 ** 28;
  * that cannot be trusted is not used.
  */
 export function readPriceLines(path: string, version: string): StoredPriceLines {
+  return openPriceLines(path, scanPriceLines(path, version));
+}
+
+/**
+ * What readPriceLines finds in the file before any line is asked for: each line's key and place, and
+ * the chunk numbers. Plain arrays, so a thread can make it while the main thread reads the catalog
+ * (compile/read-ahead.ts), and hand it over without copying.
+ */
+export interface ScannedPriceLines {
+  keys: KeyIndexParts;
+  chunkNumbers: number[];
+}
+
+/** The scan of a price lines file (readPriceLines), or null for a file that cannot be trusted. Never throws. */
+export function scanPriceLines(path: string, version: string): ScannedPriceLines | null {
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)").pluck().all(TABLE, META);
-    if (tables.length !== 2) return closed(db);
+    if (tables.length !== 2) return null;
     const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
-    if (meta.length !== 1 || meta[0][0] !== version) return closed(db);
+    if (meta.length !== 1 || meta[0][0] !== version) return null;
     // Only each line's key and place are read here (its lengths say where the next one starts): a
     // chunk is read again from the file, checked and decoded when one of its lines is asked for, and
     // a line that does not decode then is unknown, parsed as a new one (at a million cards the
     // decoded lines were about 650 bytes each for the whole entity phase, the encoded chunks held in
     // memory about 220 MB, and decoding every line here too cost seconds).
     const lines = meta[0][1];
-    if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > MAX_LINES) return closed(db);
+    if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > MAX_LINES) return null;
     // By key, read from the chunk's bytes in place (price-line-keys.ts): no string per line.
     const at = createKeyIndex(lines);
     const chunkNumbers: number[] = [];
     for (const [chunk, sha1, bytes] of db.prepare(`SELECT chunk, sha1, lines FROM ${TABLE} ORDER BY chunk`).raw().iterate() as Iterable<[unknown, unknown, unknown]>) {
-      if (typeof chunk !== 'number' || !intact(sha1, bytes)) return closed(db);
+      if (typeof chunk !== 'number' || !intact(sha1, bytes)) return null;
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let o = 0; o < bytes.length; ) {
         const next = skipPriceLineAt(bytes, view, o);
-        if (next < 0 || at.size >= lines) return closed(db);
+        if (next < 0 || at.size >= lines) return null;
         // A key twice (or not base64url) is a store this code did not write.
-        if (!at.add(bytes, o, chunkNumbers.length * OFFSET_SPAN + o)) return closed(db);
+        if (!at.add(bytes, o, chunkNumbers.length * OFFSET_SPAN + o)) return null;
         o = next;
       }
       chunkNumbers.push(chunk);
     }
-    if (at.size !== lines) return closed(db);
-    return storedLines(db, at, chunkNumbers);
+    return at.size === lines ? { keys: at.parts(), chunkNumbers } : null;
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * The stored lines of a file scanned by scanPriceLines (none for a null scan). The lines' chunks are
+ * read through a connection of its own and checked again as they are asked for, so a scan of the
+ * same path made before (on another thread) is all it trusts. Never throws.
+ */
+export function openPriceLines(path: string, scanned: ScannedPriceLines | null): StoredPriceLines {
+  if (scanned === null) return NO_STORED_PRICE_LINES;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return storedLines(db, keyIndexOf(scanned.keys), scanned.chunkNumbers);
   } catch {
     return closed(db);
   }

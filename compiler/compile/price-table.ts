@@ -86,6 +86,14 @@ export function createPriceTable(): PriceTable {
     },
   };
 
+  /** The LatestPrice in slot `s` (made when asked: it dies young), or undefined for none. */
+  const latestAt = (s: number | undefined): LatestPrice | undefined => {
+    if (s === undefined || s < 0 || day[s] === NO_DAY) return undefined;
+    const p = previous[s];
+    const v = velocity[s];
+    return { lastDate: days[day[s]], lastCents: last[s], previousCents: Number.isNaN(p) ? null : p, velocity24h: Number.isNaN(v) ? null : v, synthetic: synthetic[s] === 1 };
+  };
+
   return {
     get size() {
       return priced;
@@ -94,12 +102,16 @@ export function createPriceTable(): PriceTable {
       const s = slots.get(id);
       return s !== undefined && day[s] !== NO_DAY;
     },
-    get(id) {
-      const s = slots.get(id);
-      if (s === undefined || day[s] === NO_DAY) return undefined;
-      const p = previous[s];
-      const v = velocity[s];
-      return { lastDate: days[day[s]], lastCents: last[s], previousCents: Number.isNaN(p) ? null : p, velocity24h: Number.isNaN(v) ? null : v, synthetic: synthetic[s] === 1 };
+    get: (id) => latestAt(slots.get(id)),
+    inOrder(ids) {
+      // Each position's slot, -1 for an id without a LatestPrice: the only look-ups by id. Made once
+      // every price is set (the aggregates): an id priced after this is not seen.
+      const at = new Int32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        const s = slots.get(ids[i]);
+        at[i] = s === undefined || day[s] === NO_DAY ? -1 : s;
+      }
+      return { get: (i) => latestAt(at[i]), has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY };
     },
     set(id, latest) {
       const s = slotOf(id);

@@ -9,10 +9,10 @@ import { compareDescNullsLast, compareText } from './order.js';
 import { paginate } from './paginate.js';
 import { cardSummary, setMapKey, type CardSummary, type PricedCard } from './summaries.js';
 
-export interface ArtistGroup {
+export interface ArtistGroup<T = CardRecord> {
   /** The display name: the most frequent spelling among the merged names (ties: code-unit order). */
   name: string;
-  cards: CardRecord[];
+  cards: T[];
 }
 
 /**
@@ -34,27 +34,37 @@ export function artistSlugs(): (name: string) => string {
  * order so whatever the caller does with it is deterministic.
  */
 export function groupArtists(cards: Iterable<CardRecord>): Map<string, ArtistGroup> {
-  const groups = new Map<string, { spellings: Map<string, number>; cards: CardRecord[] }>();
+  return groupByArtist(cards, (card) => card.artist);
+}
+
+/**
+ * groupArtists of any items that stand for cards (the compile groups the catalog's positions:
+ * summaries.ts CatalogInOrder), `artistOf` giving each one's card's artist.
+ */
+export function groupByArtist<T>(items: Iterable<T>, artistOf: (item: T) => string | null): Map<string, ArtistGroup<T>> {
+  type Group = { spellings: Map<string, number>; cards: T[] };
+  const groups = new Map<string, Group>();
   // One look-up per card, by the name as spelled: its group and how many cards spell it so (a
   // million cards name some 40,000 artists; a slug, a group and a count looked up per card were four).
-  const bySpelling = new Map<string, { group: { spellings: Map<string, number>; cards: CardRecord[] }; count: number }>();
-  for (const card of cards) {
-    if (card.artist === null) continue;
-    let spelling = bySpelling.get(card.artist);
+  const bySpelling = new Map<string, { group: Group; count: number }>();
+  for (const item of items) {
+    const artist = artistOf(item);
+    if (artist === null) continue;
+    let spelling = bySpelling.get(artist);
     if (spelling === undefined) {
-      const slug = slugify(card.artist);
+      const slug = slugify(artist);
       let group = groups.get(slug);
       if (!group) {
         group = { spellings: new Map(), cards: [] };
         groups.set(slug, group);
       }
-      bySpelling.set(card.artist, (spelling = { group, count: 0 }));
+      bySpelling.set(artist, (spelling = { group, count: 0 }));
     }
-    spelling.group.cards.push(card);
+    spelling.group.cards.push(item);
     spelling.count++;
   }
   for (const [name, { group, count }] of bySpelling) group.spellings.set(name, count);
-  const out = new Map<string, ArtistGroup>();
+  const out = new Map<string, ArtistGroup<T>>();
   for (const slug of [...groups.keys()].sort(compareText)) {
     const group = groups.get(slug)!;
     let name = '';

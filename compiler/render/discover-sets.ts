@@ -7,7 +7,7 @@ import type { Game } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
 import { compareDescNullsLast, compareText } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
-import { setMapKey, type CatalogIndex } from './summaries.js';
+import { catalogInOrder, setMapKey, type CatalogIndex } from './summaries.js';
 
 export interface DiscoverSetItem {
   game: Game;
@@ -26,12 +26,14 @@ export interface DiscoverSetItem {
 export function renderDiscoverSets(index: CatalogIndex): RenderedList<DiscoverSetItem> {
   const counts = new Map<string, { cards: number; priced: number }>();
   let asOf: string | null = null;
-  for (const card of index.cards.values()) {
+  const { cards, cardPrices } = catalogInOrder(index);
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
     const key = setMapKey(card.game, card.setCode);
     let c = counts.get(key);
     if (!c) counts.set(key, (c = { cards: 0, priced: 0 }));
     c.cards++;
-    const price = index.prices.card.get(card.id);
+    const price = cardPrices.get(i);
     if (price) {
       c.priced++;
       asOf = laterOf(asOf, price.lastDate);

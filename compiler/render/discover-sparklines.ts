@@ -12,7 +12,7 @@ import { toTimestamp } from '../../snapshots/envelope.js';
 import { laterOf } from './as-of.js';
 import { compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
-import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
+import { catalogInOrder, summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import type { LatestPrice } from './types.js';
 
@@ -75,12 +75,15 @@ function firstDay(price: LatestPrice, points: readonly (number | null)[]): strin
 /** Watchers desc, then id, then entity. asOf: the latest price date shown. */
 export function renderDiscoverSparklines(index: CatalogIndex): RenderedList<SparklineItem> {
   const top = createTopK<Candidate>(SPARKLINE_COUNT, sparklineOrder);
-  for (const card of index.cards.values()) {
-    const price = index.prices.card.get(card.id);
+  const { cards, cardPrices, figures, figurePrices } = catalogInOrder(index);
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
+    const price = cardPrices.get(i);
     if (price) top.offer({ entity: 'card', id: card.id, watchers: card.watchers, price, build: () => summarizeCard(card, index) });
   }
-  for (const figure of index.figures.values()) {
-    const price = index.prices.figure.get(figure.id);
+  for (let i = 0; i < figures.length; i++) {
+    const figure = figures[i];
+    const price = figurePrices.get(i);
     if (price) top.offer({ entity: 'figure', id: figure.id, watchers: figure.watchers, price, build: () => summarizeFigure(figure, index) });
   }
   let asOf: string | null = null;

@@ -10,7 +10,7 @@ import {
 import { artistSlugs } from './artist-pages.js';
 import { laterOf } from './as-of.js';
 import { publicUsersById, publishedBinders } from './privacy.js';
-import type { CatalogIndex } from './summaries.js';
+import { catalogInOrder, type CatalogIndex } from './summaries.js';
 
 /** A count for each of the four games, 0 where a game has none (all four keys always present). */
 export type ByGame<T = number> = Record<Game, T>;
@@ -87,10 +87,12 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   let asOf: string | null = input.priceRange?.to ?? null;
 
   for (const set of index.sets.values()) if (set.game in sets) sets[set.game]++;
-  for (const card of index.cards.values()) {
+  const inOrder = catalogInOrder(index);
+  for (let i = 0; i < inOrder.cards.length; i++) {
+    const card = inOrder.cards[i];
     if (!(card.game in cards)) continue;
     cards[card.game]++;
-    if (index.prices.card.has(card.id)) priced[card.game]++;
+    if (inOrder.cardPrices.has(i)) priced[card.game]++;
     if (card.oracleId !== null) {
       let ids = oracles.get(card.game);
       if (!ids) oracles.set(card.game, (ids = new Set()));
@@ -105,10 +107,10 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   for (const [game, ids] of oracles) oracleByGame[game] = ids.size;
 
   let pricedFigures = 0;
-  for (const f of index.figures.values()) {
-    if (index.prices.figure.has(f.id)) pricedFigures++;
+  inOrder.figures.forEach((f, i) => {
+    if (inOrder.figurePrices.has(i)) pricedFigures++;
     asOf = laterOf(asOf, f.addedAt);
-  }
+  });
   const publicUsers = publicUsersById(input.users);
   for (const u of publicUsers.values()) asOf = laterOf(asOf, u.joinedAt);
   const binders = publishedBinders(input.binders, publicUsers);

@@ -7,7 +7,7 @@ import { FEED_DEPTH } from '../../snapshots/keys.js';
 import { laterOf } from './as-of.js';
 import { compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
-import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
+import { catalogInOrder, summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
 import type { LatestPrice } from './types.js';
 
 /**
@@ -56,8 +56,10 @@ export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[
   const asOfByGame = new Map<Game, string | null>();
   const all = top();
   let asOfAll: string | null = null;
-  for (const card of index.cards.values()) {
-    const price = index.prices.card.get(card.id);
+  const { cards, cardPrices, figures, figurePrices } = catalogInOrder(index);
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
+    const price = cardPrices.get(i);
     if (price === undefined) continue;
     asOfByGame.set(card.game, laterOf(asOfByGame.get(card.game) ?? null, price.lastDate));
     asOfAll = laterOf(asOfAll, price.lastDate);
@@ -66,8 +68,9 @@ export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[
     byGame.get(card.game)?.offer(c);
     all.offer(c);
   }
-  for (const figure of index.figures.values()) {
-    const price = index.prices.figure.get(figure.id);
+  for (let i = 0; i < figures.length; i++) {
+    const figure = figures[i];
+    const price = figurePrices.get(i);
     if (price === undefined) continue;
     asOfAll = laterOf(asOfAll, price.lastDate);
     if (!qualifies(price)) continue;

@@ -37,6 +37,17 @@ export interface PriceLookup {
   get(id: string): LatestPrice | undefined;
   has(id: string): boolean;
   readonly size: number;
+  /**
+   * The LatestPrice of `ids[i]` by position i, each id looked up once here (summaries.ts
+   * `catalogInOrder`). Optional: without it (a plain Map) the positions are filled from `get`.
+   */
+  inOrder?(ids: readonly string[]): PricesInOrder;
+}
+
+/** Prices by position in a list of ids (PriceLookup.inOrder): no look-up by id per read. */
+export interface PricesInOrder {
+  get(i: number): LatestPrice | undefined;
+  has(i: number): boolean;
 }
 
 /** One alternate-currency conversion with its provenance (API.md §2.2). */

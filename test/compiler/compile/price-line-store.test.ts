@@ -7,8 +7,10 @@ import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
 import { createPriceLineChunk, decodePriceLines, encodePriceLines, factsOfDecoded } from '../../../compiler/compile/price-line-codec.js';
 import {
-  createPriceLineWriter, priceLineFacts, priceLinesVersion, readPriceLines, writePriceLines, type KnownPriceLine, type StoredPriceLine,
+  createPriceLineWriter, openPriceLines, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
+  type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
+import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -158,6 +160,40 @@ describe('stored price lines', () => {
     const again = readPriceLines(second, 'v1');
     for (const n of [0, 1, 9_999, 10_000, 11_999]) expect(seen(again.get(key(n), 100 + n))).toEqual(knownOf(many[n]));
     again.close();
+  });
+
+  it('when the lines are scanned on the read-ahead thread then the scan opened on this thread gives what readPriceLines gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const path = join(dir, 'price-lines.sqlite');
+    // More lines than one chunk holds (CHUNK: 10,000), so places in a later chunk cross the thread too.
+    const many = Array.from({ length: 12_345 }, (_, i) => line(i + 10, { entity: 'card', id: `c${i}`, start: '2026-11-01', usdCents: [i, i + 1] }));
+    writePriceLines(path, { version: 'v1', lines: many });
+    for (const mode of ['worker', 'inline'] as const) {
+      const ahead = startReadAhead(mode);
+      try {
+        const scanned = await ahead.priceLines(path, 'v1');
+        expect(scanned, mode).not.toBeNull();
+        const stored = openPriceLines(path, scanned);
+        const direct = readPriceLines(path, 'v1');
+        expect(stored.size).toBe(many.length);
+        for (const i of [0, 1, 9_999, 10_000, 12_344]) {
+          const l = many[i];
+          expect(seen(stored.get(l.key, l.bytes)), `${mode} line ${i}`).toEqual(knownOf(l));
+          expect(seen(stored.get(l.key, l.bytes))).toEqual(seen(direct.get(l.key, l.bytes)));
+        }
+        expect(stored.get(key(1), 101)).toBeUndefined();
+        stored.close();
+        direct.close();
+        // Another version, or no file: no scan, and nothing to open.
+        expect(await ahead.priceLines(path, 'v2')).toBeNull();
+        expect(await ahead.priceLines(join(dir, 'missing.sqlite'), 'v1')).toBeNull();
+        expect(openPriceLines(path, null).size).toBe(0);
+      } finally {
+        await ahead.close();
+      }
+    }
+    expect(scanPriceLines(path, 'v1')?.keys.size).toBe(many.length);
   });
 
   it('when the renderer code hash differs then so does the version the lines are trusted under', () => {

@@ -74,4 +74,19 @@ describe('price table', () => {
       expect(t.get(`id${i}`)).toEqual(i % 3 === 0 ? undefined : latest({ lastCents: i, lastDate: `2026-11-${String((i % 28) + 1).padStart(2, '0')}` }));
     }
   });
+
+  it('reads the prices of a list of ids by position: the same as get and has by id, unknown and unpriced ids included', () => {
+    const t = createPriceTable();
+    t.lines().set('lined', 1);
+    t.set('a', latest());
+    t.set('b', latest({ lastCents: 7, previousCents: null, velocity24h: null, synthetic: true }));
+    const ids = ['b', 'missing', 'a', 'lined', 'a'];
+    const inOrder = t.inOrder!(ids);
+    ids.forEach((id, i) => {
+      expect(inOrder.get(i), id).toEqual(t.get(id));
+      expect(inOrder.has(i), id).toBe(t.has(id));
+    });
+    expect(inOrder.get(0)).toEqual(latest({ lastCents: 7, previousCents: null, velocity24h: null, synthetic: true }));
+    expect(inOrder.get(ids.length)).toBeUndefined();
+  });
 });

@@ -3,12 +3,18 @@
  * is not a whole state file of the same catalog files is ever taken.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { loadCatalog, openSource, type LoadedCatalog } from '../../../compiler/source/index.js';
-import { catalogFilesHash } from '../../../compiler/source/files-hash.js';
-import { readStoredCatalog, writeStoredCatalog } from '../../../compiler/compile/stored-catalog.js';
+import { catalogFilesHash, localCatalogFiles, statCatalogFiles } from '../../../compiler/source/files-hash.js';
+import {
+  CATALOG_STATE_FILE, catalogFor, keepCatalogState, READ_AHEAD_FRAMES, readStoredCatalog, writeStoredCatalog, type ReadElsewhere,
+} from '../../../compiler/compile/stored-catalog.js';
+import { readFrameHeader } from '../../../compiler/compile/framed-file.js';
+import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
+import { silentProgress } from '../../../compiler/compile/progress.js';
+import { switchCurrent } from '../../../snapshots/store/pointer.js';
 
 let dir: string;
 let loaded: LoadedCatalog;
@@ -120,5 +126,109 @@ describe('stored catalog', () => {
       writeFileSync(join(dir, file), bytes);
     }
     expect(await hashOf()).toBe(filesHash);
+  });
+});
+
+describe('catalogFor: the stored catalog read and hashed on a thread while it is parsed', () => {
+  /** catalogFor of `catalogDir` into `root`, with the read-ahead thread's hashes (counted) and a load (counted). */
+  async function taken(catalogDir: string, root: string, mode: 'worker' | 'inline', minFrames = 1) {
+    const ahead = startReadAhead(mode);
+    const source = openSource(catalogDir);
+    let hashed = 0;
+    let loads = 0;
+    // The thread as the compile uses it, counting the stored catalogs it was asked to read.
+    const elsewhere: ReadElsewhere = {
+      openFrames: (...args) => {
+        hashed++;
+        return ahead.openFrames(...args);
+      },
+      nextFrame: () => ahead.nextFrame(),
+      filesHash: (files) => ahead.filesHash(files),
+    };
+    try {
+      // Read on the thread whatever its number of frames unless told (a compile does from READ_AHEAD_FRAMES).
+      const r = await catalogFor(source, root, 5, silentProgress, async () => {
+        loads++;
+        return loadCatalog(source, { maxRejects: 5 });
+      }, elsewhere, minFrames);
+      return { ...r, hashed, loads, stat: statCatalogFiles((await localCatalogFiles(source))!) };
+    } finally {
+      await source.close();
+      await ahead.close();
+    }
+  }
+  /** A root whose current snapshot `id` holds the catalog stored with the files' stat as they are now. */
+  const published = async (root: string, id: string) => {
+    const source = openSource(dir);
+    try {
+      mkdirSync(join(root, id), { recursive: true });
+      const path = join(root, id, CATALOG_STATE_FILE);
+      writeStoredCatalog(path, loaded, filesHash, statCatalogFiles((await localCatalogFiles(source))!));
+      await switchCurrent(root, id);
+      return path;
+    } finally {
+      await source.close();
+    }
+  };
+  const FIRST = '20261129T000000Z-00000001';
+  const SECOND = '20261129T000001Z-00000002';
+
+  it('when the files are untouched then it is read on the thread and parsed here, and taken once both hashes agree', async () => {
+    const root = tempDir();
+    const state = await published(root, FIRST);
+    for (const mode of ['worker', 'inline'] as const) {
+      const r = await taken(dir, root, mode);
+      expect([r.hashed, r.loads], mode).toEqual([1, 0]);
+      expect(plain(r.catalog)).toEqual(plain(loaded));
+      expect(r.state).toMatchObject({ filesHash, keptFrom: state, stat: r.stat, keptStat: r.stat });
+    }
+  });
+
+  it('when the stored catalog has fewer frames than READ_AHEAD_FRAMES then this thread reads it, as before', async () => {
+    const root = tempDir();
+    const state = await published(root, FIRST);
+    expect(readFrameHeader(state)!.frames).toBeLessThan(READ_AHEAD_FRAMES);
+    const r = await taken(dir, root, 'worker', READ_AHEAD_FRAMES);
+    expect([r.hashed, r.loads]).toEqual([0, 0]);
+    expect(plain(r.catalog)).toEqual(plain(loaded));
+    expect(r.state).toMatchObject({ filesHash, keptFrom: state, stat: r.stat, keptStat: r.stat });
+  });
+
+  it('when the state file is damaged under untouched files then the decoded catalog is dropped and the files are loaded', async () => {
+    const root = tempDir();
+    const state = await published(root, FIRST);
+    const whole = readFileSync(state);
+    const changed = Buffer.from(whole);
+    changed[whole.length - 100] ^= 0x01;
+    writeFileSync(state, changed);
+    // Written in place: a new change time for the state file, none for the catalog files.
+    const r = await taken(dir, root, 'worker');
+    expect([r.hashed, r.loads]).toEqual([1, 1]);
+    expect(plain(r.catalog)).toEqual(plain(loaded));
+    expect(r.state).toMatchObject({ filesHash, keptFrom: null });
+  });
+
+  it('when the files are written again with the same bytes then they are hashed first, and the next compile keeps a copy stamped with their new stat', async () => {
+    const root = tempDir();
+    const first = await published(root, FIRST);
+    for (const file of ['cards.ndjson', 'meta.json']) writeFileSync(join(dir, file), readFileSync(join(dir, file)));
+    const r = await taken(dir, root, 'worker');
+    expect([r.hashed, r.loads]).toEqual([0, 0]);
+    expect(plain(r.catalog)).toEqual(plain(loaded));
+    expect(r.state.keptFrom).toBe(first);
+    expect(r.state.keptStat).not.toBe(r.stat);
+    // What the compile does with that state: a copy with the new stat in its header, not a link.
+    mkdirSync(join(root, SECOND));
+    keepCatalogState(join(root, SECOND), r.catalog, r.state);
+    const kept = join(root, SECOND, CATALOG_STATE_FILE);
+    expect(statSync(kept).ino).not.toBe(statSync(first).ino);
+    expect(readFrameHeader(kept)).toMatchObject({ ...readFrameHeader(first), stat: r.stat });
+    expect(readStoredCatalog(kept, filesHash, 5)).not.toBeNull();
+    // With that snapshot current, the next compile decodes while it hashes again.
+    await switchCurrent(root, SECOND);
+    const again = await taken(dir, root, 'worker');
+    expect([again.hashed, again.loads]).toEqual([1, 0]);
+    expect(again.state).toMatchObject({ keptFrom: kept, stat: r.stat, keptStat: r.stat });
+    expect(plain(again.catalog)).toEqual(plain(loaded));
   });
 });

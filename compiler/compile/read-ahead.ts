@@ -1,0 +1,121 @@
+/**
+ * Work an incremental compile needs later that reads only the previous snapshot's files, done on a
+ * thread of its own while the main thread reads the catalog: at a million cards that read kept one
+ * core busy for 12-14 s and left the other idle, while every phase after it keeps both busy
+ * (docs/benchmarks.md, "Incremental compile: the idle core during the catalog read").
+ *
+ * Three pieces of work:
+ * - the current snapshot's stored catalog read frame by frame, hashed, and each JSON frame decoded
+ *   to text here (UTF-8 decoding was about 3 s of the main thread at a million cards; a string
+ *   crosses to the main thread as a copy of its characters), for stored-catalog.ts to parse;
+ * - the hash of the catalog files that decides whether that catalog may be taken;
+ * - the scan of the stored price lines (price-line-store.ts `scanPriceLines`: every chunk read and
+ *   checked, every line's key put in the key index), which the entity phase then opens without
+ *   scanning again; its arrays come back transferred, not copied.
+ * Requests are answered in the order sent.
+ *
+ * @example
+ *   const ahead = startReadAhead(threads);
+ *   const scanned = ahead.priceLines(join(previous.dir, PRICE_LINES_FILE), priceLinesVersion(codeHash));
+ *   await catalogFor(source, root, maxRejects, progress, load, ahead);   // the stored catalog's frames
+ *   openPriceLines(path, await scanned);                                 // in the entity phase
+ *   await ahead.close();
+ */
+import { startThread, type ThreadMode, type ThreadService } from '../threads/thread.js';
+import { hashCatalogFiles, type CatalogFile } from '../source/files-hash.js';
+import { openFrameReader, type FrameHeader, type FrameReader } from './framed-file.js';
+import { scanPriceLines, type ScannedPriceLines } from './price-line-store.js';
+import type { ElsewhereFrame, ReadElsewhere } from './stored-catalog.js';
+
+export type ReadAheadRequest =
+  | { kind: 'price-lines'; path: string; version: string }
+  | { kind: 'frames'; path: string; expect: Record<string, unknown> }
+  | { kind: 'frame' }
+  | { kind: 'files-hash'; files: CatalogFile[] };
+
+type ReadAheadReply =
+  | { kind: 'price-lines'; scanned: ScannedPriceLines | null }
+  | { kind: 'frames'; header: FrameHeader | null }
+  | { kind: 'frame'; frame: ElsewhereFrame | null }
+  | { kind: 'files-hash'; hash: string | null };
+
+export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadReply> = {
+  name: 'read-ahead',
+  entry: new URL('./read-ahead-worker.js', import.meta.url),
+  create: () => {
+    // The state file being read for the main thread, and how many of its frames were handed out.
+    let reader: FrameReader | null = null;
+    let handed = 0;
+    const stop = () => {
+      reader?.close();
+      reader = null;
+    };
+    const nextFrame = (): ElsewhereFrame | null => {
+      if (reader === null) return null;
+      try {
+        const value = reader.next();
+        handed++;
+        const last = handed === reader.header.frames;
+        // A JSON frame as text: the main thread only parses it.
+        const frame: ElsewhereFrame = { value: value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8') : value };
+        if (last) {
+          frame.sha1 = reader.sha1();
+          stop();
+        }
+        return frame;
+      } catch {
+        stop();
+        return null;
+      }
+    };
+    return (request) => {
+      switch (request.kind) {
+        case 'price-lines':
+          return { kind: 'price-lines', scanned: scanPriceLines(request.path, request.version) };
+        case 'frames':
+          stop();
+          handed = 0;
+          reader = openFrameReader(request.path, (h) => Object.entries(request.expect).every(([k, v]) => h[k] === v));
+          return { kind: 'frames', header: reader?.header ?? null };
+        case 'frame':
+          return { kind: 'frame', frame: nextFrame() };
+        case 'files-hash':
+          return { kind: 'files-hash', hash: hashCatalogFiles(request.files) };
+      }
+    };
+  },
+  transfer(reply) {
+    if (reply.kind !== 'price-lines' || reply.scanned === null) return [];
+    const { hi, lo, places } = reply.scanned.keys;
+    return [hi.buffer, lo.buffer, places.buffer] as ArrayBuffer[];
+  },
+};
+
+export interface ReadAhead extends ReadElsewhere {
+  /** The scan of a price lines file (null: not to be trusted), made on the thread. */
+  priceLines(path: string, version: string): Promise<ScannedPriceLines | null>;
+  /** Stops the thread (a request not answered yet rejects). */
+  close(): Promise<void>;
+}
+
+export function startReadAhead(mode: ThreadMode): ReadAhead {
+  const thread = startThread(readAheadService, null, mode);
+  /** The reply to `request`, of the kind asked for. */
+  const ask = async <K extends ReadAheadRequest['kind']>(request: ReadAheadRequest & { kind: K }): Promise<ReadAheadReply & { kind: K }> => {
+    const reply = await thread.call(request);
+    if (reply.kind !== request.kind) throw new Error(`read-ahead: a ${reply.kind} reply to a ${request.kind} request`);
+    return reply as ReadAheadReply & { kind: K };
+  };
+  return {
+    openFrames: async (path, expect) => (await ask({ kind: 'frames', path, expect })).header,
+    nextFrame: async () => (await ask({ kind: 'frame' })).frame,
+    filesHash: async (files) => (await ask({ kind: 'files-hash', files: [...files] })).hash,
+    priceLines(path, version) {
+      const scanned = ask({ kind: 'price-lines', path, version }).then((reply) => reply.scanned);
+      // Never an unhandled rejection: the entity phase awaits it (or the compile failed before).
+      scanned.catch(() => undefined);
+      return scanned;
+    },
+    close: () => thread.close(),
+  };
+}
