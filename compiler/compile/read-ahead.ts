@@ -21,7 +21,7 @@
  *   openPriceLines(path, await scanned);                                 // in the entity phase
  *   await ahead.close();
  */
-import { startThread, type ThreadMode, type ThreadService } from '../threads/thread.js';
+import { startThread, type Thread, type ThreadMode, type ThreadService } from '../threads/thread.js';
 import { hashCatalogFiles, type CatalogFile } from '../source/files-hash.js';
 import { openFrameReader, type FrameHeader, type FrameReader } from './framed-file.js';
 import { scanPriceLines, type ScannedPriceLines } from './price-line-store.js';
@@ -99,9 +99,11 @@ export interface ReadAhead extends ReadElsewhere {
 }
 
 export function startReadAhead(mode: ThreadMode): ReadAhead {
-  const thread = startThread(readAheadService, null, mode);
+  // Started with the first request: a first compile (no previous snapshot) never asks for one.
+  let thread: Thread<ReadAheadRequest, ReadAheadReply> | null = null;
   /** The reply to `request`, of the kind asked for. */
   const ask = async <K extends ReadAheadRequest['kind']>(request: ReadAheadRequest & { kind: K }): Promise<ReadAheadReply & { kind: K }> => {
+    thread ??= startThread(readAheadService, null, mode);
     const reply = await thread.call(request);
     if (reply.kind !== request.kind) throw new Error(`read-ahead: a ${reply.kind} reply to a ${request.kind} request`);
     return reply as ReadAheadReply & { kind: K };
@@ -116,6 +118,8 @@ export function startReadAhead(mode: ThreadMode): ReadAhead {
       scanned.catch(() => undefined);
       return scanned;
     },
-    close: () => thread.close(),
+    close: async () => {
+      await thread?.close();
+    },
   };
 }
