@@ -6,8 +6,9 @@
  *
  * Three pieces of work:
  * - the current snapshot's stored catalog read frame by frame, hashed, and each JSON frame decoded
- *   to text here (UTF-8 decoding was about 3 s of the main thread at a million cards; a string
- *   crosses to the main thread as a copy of its characters), for stored-catalog.ts to parse;
+ *   to text here, for stored-catalog.ts to parse (UTF-8 decoding was about 3 s of the main thread at
+ *   a million cards, but taking the text from this thread, a copy of its characters, costs it about
+ *   as much: what the main thread saves is mostly the reading and hashing, docs/benchmarks.md);
  * - the hash of the catalog files that decides whether that catalog may be taken;
  * - the scan of the stored price lines (price-line-store.ts `scanPriceLines`: every chunk read and
  *   checked, every line's key put in the key index), which the entity phase then opens without
