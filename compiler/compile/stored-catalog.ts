@@ -17,8 +17,8 @@
  * the publish). A snapshot whose catalog files did not change links the previous snapshot's file
  * instead of writing it again.
  *
- * Layout (framed-file.ts): a header (format, version, catalog files hash, and the frames' count, bytes
- * and SHA-1), then the frames: the small kinds and the rejects first, then the cards and the figures
+ * Layout (framed-file.ts, the frames made and parsed by catalog-frames.ts): a header (format, version,
+ * catalog files hash, the files' stat, and the frames' count, bytes and SHA-1), then the frames: the small kinds and the rejects first, then the cards and the figures
  * in slices of SLICE records (no one buffer the size of the whole catalog is made on either side).
  * The cards, figures and users are UTF-8 JSON in their frames (as a string, one non-Latin-1 name made
  * v8 store a whole slice as UTF-16: twice the bytes), parsed with JSON.parse: it makes one
@@ -34,42 +34,20 @@ import { copyFileSync, linkSync, readFileSync, renameSync, rmSync } from 'node:f
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { fingerprint } from '../../snapshots/codec.js';
-import type {
-  ActivityEventRecord, BinderRecord, CardRecord, CatalogMeta, FigureRecord, FigureSeriesRecord, FxRateRecord, PullObservationRecord, SetRecord, UserRecord,
-} from '../../snapshots/records.js';
-import { createRejectLog, type LoadedCatalog, type Reject } from '../source/index.js';
-import { createRecordLog, type RecordList, type RecordLog, type SavedRecordLog } from '../source/record-log.js';
 import { hashCatalogFiles, localCatalogFiles, statCatalogFiles, type CatalogFile } from '../source/files-hash.js';
+import type { LoadedCatalog } from '../source/index.js';
 import type { CatalogSource } from '../source/catalog-source.js';
 import { readCurrentId } from '../../snapshots/store/pointer.js';
 import { listSnapshots } from '../../snapshots/store/fs.js';
 import type { ProgressSink } from './progress.js';
-import { createTextPool } from '../source/shared-text.js';
 import { codeFiles } from './code-version.js';
 import { createFrameWriter, readFrameHeader, readFrames, restampHeader, type FrameHeader } from './framed-file.js';
+import { catalogFrames, createCatalogDecoder, decodeFrames, withRejects, type Decoded } from './catalog-frames.js';
 
 /** The file in a snapshot folder. */
 export const CATALOG_STATE_FILE = 'catalog.state';
 
 const FORMAT = 'catalog-state/2';
-/** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
-const SLICE = 50_000;
-/** The first frame: everything but the cards and the figures. */
-interface Head {
-  meta: CatalogMeta;
-  sets: SetRecord[];
-  figureSeries: FigureSeriesRecord[];
-  fxRates: FxRateRecord[];
-  /** UTF-8 JSON, like the cards and figures (why: the layout comment above). */
-  users: Uint8Array;
-  publishedBinders: SavedRecordLog;
-  activity: SavedRecordLog;
-  pullObservations: SavedRecordLog;
-  rejects: Reject[];
-  rejected: [string, string][];
-  cardFrames: number;
-  figureFrames: number;
-}
 
 /** What a compile keeps for the next one: the hash of the catalog files (null: nothing is kept), and the current snapshot's file when the catalog was taken from it. */
 export interface CatalogState {
@@ -190,11 +168,12 @@ export async function dropOlderCompilerState(root: string, current: string, file
 }
 
 let versionMemo: string | null = null;
-/** What the stored catalog depends on besides the files: the code that reads and checks them (compiler/source), the record types and this file. */
+/** What the stored catalog depends on besides the files: the code that reads and checks them (compiler/source), the record types, its frames' layout (catalog-frames.ts) and this file. */
 export function storedCatalogVersion(): string {
   // .js when built, .ts when a test runs the source.
   const records = import.meta.url.replace(/compiler\/compile\/stored-catalog\.(js|ts)$/, 'snapshots/records.$1');
-  versionMemo ??= fingerprint(FORMAT, ...codeFiles(new URL('../source', import.meta.url)), ...[records, import.meta.url].map((u) => readFileSync(fileURLToPath(u), 'utf8')));
+  const frames = import.meta.url.replace(/stored-catalog\.(js|ts)$/, 'catalog-frames.$1');
+  versionMemo ??= fingerprint(FORMAT, ...codeFiles(new URL('../source', import.meta.url)), ...[records, frames, import.meta.url].map((u) => readFileSync(fileURLToPath(u), 'utf8')));
   return versionMemo;
 }
 
@@ -203,34 +182,9 @@ export function storedCatalogVersion(): string {
  * `path` through a temporary file, so a compile killed half-way leaves no file that looks complete.
  */
 export function writeStoredCatalog(path: string, catalog: LoadedCatalog, filesHash: string, stat: string | null = null): void {
-  const head: Head = {
-    meta: catalog.meta,
-    sets: catalog.sets,
-    figureSeries: [...catalog.figureSeries.values()],
-    fxRates: catalog.fxRates,
-    users: jsonBytes([...catalog.users.values()]),
-    publishedBinders: savedLog(catalog.publishedBinders),
-    activity: savedLog(catalog.activity),
-    pullObservations: savedLog(catalog.pullObservations),
-    rejects: [...catalog.rejects.list()],
-    rejected: [...catalog.rejected],
-    cardFrames: Math.ceil(catalog.cards.size / SLICE),
-    figureFrames: Math.ceil(catalog.figures.size / SLICE),
-  };
   const writer = createFrameWriter(path);
   try {
-    writer.add(head);
-    for (const map of [catalog.cards, catalog.figures] as Map<string, unknown>[]) {
-      let slice: unknown[] = [];
-      for (const record of map.values()) {
-        slice.push(record);
-        if (slice.length === SLICE) {
-          writer.add(jsonBytes(slice));
-          slice = [];
-        }
-      }
-      if (slice.length > 0) writer.add(jsonBytes(slice));
-    }
+    for (const frame of catalogFrames(catalog)) writer.add(frame);
     writer.finish({ format: FORMAT, version: storedCatalogVersion(), files: filesHash, stat });
   } catch (err) {
     writer.abort();
@@ -262,9 +216,6 @@ export function readStoredCatalog(path: string, filesHash: string, maxRejects: n
 function acceptable(header: Record<string, unknown>): boolean {
   return header.format === FORMAT && header.version === storedCatalogVersion();
 }
-
-/** A stored catalog but its reject log, and the rejects to replay into one. */
-type Decoded = Omit<LoadedCatalog, 'rejects'> & { storedRejects: Reject[] };
 
 /**
  * The stored catalog at `path` as `elsewhere` reads it (its header `header`), parsed here frame by
@@ -311,93 +262,3 @@ async function decodeElsewhere(
 }
 
 const DONE: Promise<ElsewhereFrame | null> = Promise.resolve(null);
-
-/**
- * Parses a stored catalog one frame at a time, each as it comes (the head, then the card slices,
- * then the figure slices): `add` returns false for a frame that is not one (it throws for JSON that
- * does not parse); `finish` gives the catalog, or null when it did not get exactly the frames the
- * head counts.
- */
-function createCatalogDecoder(): { add(frame: unknown): boolean; finish(): Decoded | null } {
-  let head: Head | null = null;
-  let at = 0;
-  const share = createTextPool();
-  const cards = new Map<string, CardRecord>();
-  const figures = new Map<string, FigureRecord>();
-  return {
-    add(frame) {
-      if (head === null) {
-        if (frame === null || typeof frame !== 'object' || !Number.isSafeInteger((frame as Head).cardFrames) || !Number.isSafeInteger((frame as Head).figureFrames)) return false;
-        head = frame as Head;
-        return true;
-      }
-      const kind = at < head.cardFrames ? 'cards' : 'figures';
-      if (at >= head.cardFrames + head.figureFrames) return false;
-      at++;
-      const into = kind === 'cards' ? cards : figures;
-      for (const record of fromJson(frame) as (CardRecord & FigureRecord)[]) {
-        // The same shared strings a load makes (shared-text.ts): a deserialized string is a new copy.
-        share(kind, record as unknown as Record<string, unknown>);
-        into.set(record.id, record);
-      }
-      return true;
-    },
-    finish() {
-      if (head === null || at !== head.cardFrames + head.figureFrames) return null;
-      return {
-        meta: head.meta,
-        sets: head.sets,
-        setsByKey: new Map(head.sets.map((s) => [`${s.game}/${s.code}`, s])),
-        cards,
-        figureSeries: new Map(head.figureSeries.map((s) => [s.id, s])),
-        figures,
-        fxRates: head.fxRates,
-        users: new Map((fromJson(head.users) as UserRecord[]).map((u) => [u.id, u])),
-        publishedBinders: createRecordLog<BinderRecord>(head.publishedBinders),
-        activity: createRecordLog<ActivityEventRecord>(head.activity),
-        pullObservations: createRecordLog<PullObservationRecord>(head.pullObservations),
-        storedRejects: head.rejects,
-        rejected: new Map(head.rejected),
-      };
-    },
-  };
-}
-
-/** The catalog in a state file's frames, or null when they are not one. */
-function decodeFrames(frames: unknown[]): Decoded | null {
-  const decoder = createCatalogDecoder();
-  for (let i = 0; i < frames.length; i++) {
-    if (!decoder.add(frames[i])) return null;
-    // Parsed: its bytes are not kept to the end.
-    frames[i] = null;
-  }
-  return decoder.finish();
-}
-
-/** The decoded catalog with its rejects replayed under `maxRejects`: more than that throws the load's own `invalid_source` error. */
-function withRejects({ storedRejects, ...catalog }: Decoded, maxRejects: number): LoadedCatalog {
-  const rejects = createRejectLog(maxRejects);
-  for (const r of storedRejects) {
-    rejects.add(r.file, r.lineNo, r.reason);
-    rejects.check();
-  }
-  return { ...catalog, rejects };
-}
-
-/** Records as UTF-8 JSON bytes, and back (from the bytes, or from their text decoded on the read-ahead thread). */
-const jsonBytes = (records: unknown[]): Buffer => Buffer.from(JSON.stringify(records), 'utf8');
-const fromJson = (frame: unknown): unknown[] => {
-  if (typeof frame === 'string') return JSON.parse(frame) as unknown[];
-  // A view, not Buffer.from(bytes), which copies (a million cards' records are about 300 MB of JSON).
-  const u8 = frame as Uint8Array;
-  return JSON.parse(Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString('utf8')) as unknown[];
-};
-
-/** A record list's blocks as they are; a list that is not a record log (tests pass arrays) is put into one. */
-function savedLog<T>(list: RecordList<T>): SavedRecordLog {
-  const log = list as Partial<RecordLog<T>>;
-  if (typeof log.saved === 'function') return log.saved();
-  const copy = createRecordLog<T>();
-  for (const record of list) copy.push(record);
-  return copy.saved();
-}
