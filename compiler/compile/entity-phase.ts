@@ -23,7 +23,7 @@ import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
   createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
-  type KnownPriceLine, type ScannedPriceLines,
+  type KnownPriceLine, type PriceLineFileElsewhere, type ScannedPriceLines,
 } from './price-line-store.js';
 import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
@@ -81,6 +81,8 @@ export interface EntityPhase {
   scannedLines?: Promise<ScannedPriceLines | null> | null;
   /** The new snapshot's folder: the accepted price lines are stored in its PRICE_LINES_FILE as they are read. */
   dir: string;
+  /** The thread that writes that file (read-ahead.ts); without it the file is written on this thread. */
+  linesFile?: PriceLineFileElsewhere;
   codeHash: string;
   /**
    * The catalog files but prices are byte-identical to the ones the previous snapshot was compiled
@@ -240,7 +242,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   };
 
   // Stored as they are read (price-line-store.ts), not kept to the end.
-  const priceLines = createPriceLineFile(p.dir, version);
+  const priceLines = createPriceLineFile(p.dir, version, p.linesFile);
   try {
     // Filled by streamPrices: the entities with an accepted price line, in the price tables' slots.
     const priced: PricedEntities = { card: summaries.cards.lines(), figure: summaries.figures.lines() };
@@ -262,7 +264,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       if (hit !== null && hit.input === input) priceLines.addEncoded(hit);
       else priceLines.add({ key: line.key, input, bytes: line.size, facts: facts ?? factsOfDecoded(hit!) });
     }
-    summaries.priceLines = priceLines.finish();
+    summaries.priceLines = await priceLines.finish();
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
@@ -273,7 +275,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     p.progress.advance(reused % BATCH);
     await pool.settle();
   } catch (err) {
-    priceLines.abort();
+    // The compile's own error is the one to report: a failure to remove the temporary file is not.
+    await priceLines.abort().catch(() => undefined);
     throw err;
   } finally {
     stored.close();
