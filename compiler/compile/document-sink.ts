@@ -28,6 +28,12 @@ import type { EntityJob } from './entity-jobs.js';
 import type { EntityPool } from './pool.js';
 import type { PackOutput } from './pack-output.js';
 
+/**
+ * The token of the input the entity phase recorded for a card or figure of this compile (all of a
+ * card's range objects carry it; entity-phase.ts), or undefined when the catalog has no such entity.
+ */
+export type EntityTokens = (entity: 'card' | 'figure', id: string) => string | undefined;
+
 /** An entity an aggregate is made from. */
 export interface EntityRef {
   entity: 'card' | 'figure';
@@ -121,7 +127,9 @@ const BUSY_BATCHES = 3;
  * `threads`: the render threads (pool.ts), which then compress the documents while this thread
  * renders the next ones; without them every document is compressed here.
  */
-export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash: string, threads: EntityPool | null = null): DocumentSink {
+export function createDocumentSink(
+  out: PackOutput, table: ObjectTable, codeHash: string, tokens: EntityTokens, threads: EntityPool | null = null,
+): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
     if (!table.incremental || table.previousInput(key) !== input) return false;
@@ -157,7 +165,7 @@ export function createDocumentSink(out: PackOutput, table: ObjectTable, codeHash
   };
   // The input the entity phase recorded for the card or figure (all of a card's range objects carry
   // it), looked up by the catalog's own id.
-  const entityInput = (ref: EntityRef): string | undefined => table.entityInput(ref.entity, ref.id);
+  const entityInput = (ref: EntityRef): string | undefined => tokens(ref.entity, ref.id);
   // A record object in the inputs of two documents (a user and their binders: the showcase and its
   // binder pages) is serialized once; records are not mutated during the aggregates.
   const serialized = new WeakMap<object, string>();

@@ -17,13 +17,13 @@ import { createSparklinePoints } from '../render/discover-sparklines.js';
 import type { PriceRange } from '../render/summary.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { cardKeys, objectBytes, type EntityJob } from './entity-jobs.js';
-import type { ObjectTable } from './object-table.js';
+import { entityToken, type ObjectTable } from './object-table.js';
 import type { PackOutput } from './pack-output.js';
 import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
   createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
-  type KnownPriceLine, type PriceLineFileElsewhere, type ScannedPriceLines,
+  type KnownPriceLine, type ScannedPriceLines,
 } from './price-line-store.js';
 import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
@@ -81,8 +81,6 @@ export interface EntityPhase {
   scannedLines?: Promise<ScannedPriceLines | null> | null;
   /** The new snapshot's folder: the accepted price lines are stored in its PRICE_LINES_FILE as they are read. */
   dir: string;
-  /** The thread that writes that file (read-ahead.ts); without it the file is written on this thread. */
-  linesFile?: PriceLineFileElsewhere;
   codeHash: string;
   /**
    * The catalog files but prices are byte-identical to the ones the previous snapshot was compiled
@@ -157,10 +155,12 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     entity: 'card' | 'figure', id: string, line: PriceLine<KnownPriceLine> | null, latest: LatestPrice | null, summary: PriceSummary | null,
   ): Promise<string> => {
     let fxPart = '';
+    const prices = entity === 'card' ? summaries.cards : summaries.figures;
+    let slot = -1;
     if (latest) {
       const record = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
       // The slot the price stream made for the entity's line (price-table.ts).
-      (entity === 'card' ? summaries.cards : summaries.figures).set(id, latest);
+      slot = prices.set(id, latest);
       if (sparklines.admits(entity, id, record.watchers)) sparklines.offer(entity, id, record.watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
       // The quotes of a day are looked up once (most series end on one of a few days).
       fxPart = fxByDate.get(latest.lastDate) ?? '';
@@ -169,7 +169,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const previousToken = shortcut ? line?.known?.input : undefined;
     if (previousToken !== undefined) {
       // Nothing fingerprinted, looked up, rendered or written: the previous rows stay as they are.
-      p.table.setEntityToken(entity, id, previousToken);
+      if (slot >= 0) prices.setTokenAt(slot, previousToken);
+      else prices.setToken(id, previousToken);
       // Counted, not keyed: a card's five range objects, a figure's one.
       p.table.reuseInPlace(entity === 'card' ? CARD_OBJECTS : 1);
       reusedByLine++;
@@ -183,7 +184,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     // line's bytes are gone once the next line is read, and the entity may wait in `pending`: its
     // text is taken now.
     const text = line !== null && line.record === null ? line.text : null;
-    const prices = (): PriceSeriesRecord | null => (line ? line.record ?? parseKnownLine(text!) : null);
+    const series = (): PriceSeriesRecord | null => (line ? line.record ?? parseKnownLine(text!) : null);
     let job: () => EntityJob;
     let keys: string[];
     let record: string;
@@ -197,18 +198,20 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       record = fingerprint(p.codeHash, stableJson(card), sj);
       input = entityInput(record, pricesPart);
       keys = cardKeys(id);
-      job = () => ({ kind: 'card', card, set, prices: prices(), input });
+      job = () => ({ kind: 'card', card, set, prices: series(), input });
     } else {
       const figure = catalog.figures.get(id) as FigureRecord;
-      const series = catalog.figureSeries.get(figure.seriesId)!;
-      let sj = seriesJson.get(series.id);
-      if (sj === undefined) seriesJson.set(series.id, (sj = stableJson(series)));
+      const figureSeries = catalog.figureSeries.get(figure.seriesId)!;
+      let sj = seriesJson.get(figureSeries.id);
+      if (sj === undefined) seriesJson.set(figureSeries.id, (sj = stableJson(figureSeries)));
       record = fingerprint(p.codeHash, stableJson(figure), sj);
       input = entityInput(record, pricesPart);
       keys = [figureKey(id)];
-      job = () => ({ kind: 'figure', figure, series, prices: prices(), input });
+      job = () => ({ kind: 'figure', figure, series: figureSeries, prices: series(), input });
     }
-    const token = p.table.setEntityInput(entity, id, input);
+    const token = entityToken(input);
+    if (slot >= 0) prices.setTokenAt(slot, token);
+    else prices.setToken(id, token);
     if (!p.table.incremental) {
       await render(entity, id, job, record, undefined);
       return token;
@@ -242,7 +245,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   };
 
   // Stored as they are read (price-line-store.ts), not kept to the end.
-  const priceLines = createPriceLineFile(p.dir, version, p.linesFile);
+  const priceLines = createPriceLineFile(p.dir, version);
   try {
     // Filled by streamPrices: the entities with an accepted price line, in the price tables' slots.
     const priced: PricedEntities = { card: summaries.cards.lines(), figure: summaries.figures.lines() };
@@ -264,7 +267,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       if (hit !== null && hit.input === input) priceLines.addEncoded(hit);
       else priceLines.add({ key: line.key, input, bytes: line.size, facts: facts ?? factsOfDecoded(hit!) });
     }
-    summaries.priceLines = await priceLines.finish();
+    summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
@@ -275,8 +278,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     p.progress.advance(reused % BATCH);
     await pool.settle();
   } catch (err) {
-    // The compile's own error is the one to report: a failure to remove the temporary file is not.
-    await priceLines.abort().catch(() => undefined);
+    priceLines.abort();
     throw err;
   } finally {
     stored.close();

@@ -32,8 +32,8 @@ import type { EntityPool } from './pool.js';
 import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
 import { PRICE_LINES_FILE, priceLinesVersion, type ScannedPriceLines } from './price-line-store.js';
-import { startReadAhead, type ReadAhead } from './read-ahead.js';
-import { createDocumentSink } from './document-sink.js';
+import { startReadAhead } from './read-ahead.js';
+import { createDocumentSink, type EntityTokens } from './document-sink.js';
 import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
 import { startPrefetch, type Prefetch } from './prefetch.js';
 import { newSnapshotId } from './snapshot-id.js';
@@ -164,7 +164,7 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
     if (previous !== null && state.keptFrom !== null && existsSync(join(previous.dir, SEARCH_DB_FILE))) {
       prefetch.start(SEARCH_DB_FILE, join(previous.dir, SEARCH_DB_FILE));
     }
-    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines, readAhead });
+    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines });
   } finally {
     await readAhead.close();
     await prefetch.close();
@@ -181,12 +181,10 @@ interface Start {
   codeHash: string;
   /** The previous snapshot's stored price lines, scanned on the read-ahead thread (null: no previous snapshot). */
   scannedLines: Promise<ScannedPriceLines | null> | null;
-  /** That thread: it also writes the new snapshot's price lines file. */
-  readAhead: ReadAhead;
 }
 
 async function compileLocked(
-  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines, readAhead }: Start,
+  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines }: Start,
 ): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
@@ -212,7 +210,7 @@ async function compileLocked(
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
       renderEntities(catalog, source, {
-        out, table: table!, previousDir: previous?.dir ?? null, scannedLines, dir: writer.dir, linesFile: readAhead, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress,
+        out, table: table!, previousDir: previous?.dir ?? null, scannedLines, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress,
       }),
     );
     // An incremental compile renders few entities and its bulk files copy most of their bytes, so a
@@ -261,11 +259,12 @@ async function compileLocked(
       },
       note: (line) => progress.note(line),
     };
+    const tokens: EntityTokens = (entity, id) => (entity === 'card' ? summaries.cards : summaries.figures).token(id);
     await run.step('aggregate documents', null, async () => {
       // The catalog files but prices are the previous snapshot's (its stored catalog was taken), and
       // so is the code that renders and wires the documents (the renderer and this folder).
       const unchangedCatalog = t.sameCompilerCode(compilerCodeHash(codeHash)) && state.keptFrom !== null;
-      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, compressAggregates ? renderThreads : null), pumping, unchangedCatalog);
+      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, tokens, compressAggregates ? renderThreads : null), pumping, unchangedCatalog);
       if (compressAggregates) await renderThreads.drain();
       t.seal();
     });

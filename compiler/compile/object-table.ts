@@ -102,7 +102,6 @@ export class ObjectTable {
   /** Keys put into the new snapshot, written or re-used. */
   private put = 0;
   private readonly counted = { new: 0, changed: 0, removed: 0 };
-  private readonly entityInputs = { card: new Map<string, string>(), figure: new Map<string, string>() };
   private compilerCode: string | null = null;
   private closed = false;
 
@@ -159,27 +158,6 @@ export class ObjectTable {
   get size(): number {
     this.flush();
     return this.rows;
-  }
-
-  /**
-   * Records an entity's input fingerprint (the aggregates made from it fingerprint it, document-sink.ts)
-   * as a token: 144 bits of its SHA-256 in base64, 24 characters instead of 129, because every entity's
-   * is kept until the aggregates are done (about 110 MB less at a million cards).
-   */
-  setEntityInput(entity: 'card' | 'figure', id: string, input: string): string {
-    const token = oneShotHash('sha256', input, 'buffer').toString('base64', 0, 18);
-    this.entityInputs[entity].set(id, token);
-    return token;
-  }
-
-  /** Records the token an entity's input had in the previous compile, known to be its input again (entity-phase.ts). */
-  setEntityToken(entity: 'card' | 'figure', id: string, token: string): void {
-    this.entityInputs[entity].set(id, token);
-  }
-
-  /** The token recorded for an entity of this compile; undefined when the catalog has no such entity. */
-  entityInput(entity: 'card' | 'figure', id: string): string | undefined {
-    return this.entityInputs[entity].get(id);
   }
 
   /**
@@ -523,6 +501,16 @@ export class ObjectTable {
 }
 
 /** `copied`: the previous snapshot's index is already at `path` (prefetch.ts); otherwise it is copied there now. */
+/**
+ * The token of an entity's input fingerprint, which the aggregates made from the entity fingerprint
+ * (document-sink.ts): 144 bits of its SHA-256 in base64, 24 characters instead of 129, because every
+ * entity's is kept until the aggregates are done (about 110 MB less at a million cards). Kept in the
+ * entity's price table slot (price-table.ts) and with its stored price line (price-line-store.ts).
+ */
+export function entityToken(input: string): string {
+  return oneShotHash('sha256', input, 'buffer').toString('base64', 0, 18);
+}
+
 export function openObjectTable(path: string, previous: PreviousSnapshot | null, out: PackOutput, copied = false): ObjectTable {
   return new ObjectTable(path, previous, out, copied);
 }

@@ -4,7 +4,7 @@
  * tenth of what an incremental compile may spend in all; these bytes decode in a fraction of that.
  *
  * Per line, little-endian: key (27 ASCII bytes, base64url SHA-1), input (24 ASCII bytes: the token
- * of its entity's input fingerprint, object-table.ts setEntityInput), bytes (u32: the line's length in bytes), entity (u8: 0 card,
+ * of its entity's input fingerprint, object-table.ts entityToken), bytes (u32: the line's length in bytes), entity (u8: 0 card,
  * 1 figure), flags (u8, below), id length (u16) and id (UTF-8), then `end`, range `from` and `to`
  * (10 ASCII bytes each, when present), then the summary when present: lastDate (10 bytes), velocity
  * (f64, when present), the count of recentDaily (u8), then lastCents, previousCents (when present)

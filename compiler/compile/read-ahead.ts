@@ -4,7 +4,7 @@
  * core busy for 12-14 s and left the other idle, while every phase after it keeps both busy
  * (docs/benchmarks.md, "Incremental compile: the idle core during the catalog read").
  *
- * Four pieces of work:
+ * Three pieces of work:
  * - the current snapshot's stored catalog read frame by frame, hashed, and each JSON frame decoded
  *   to text here, for stored-catalog.ts to parse (UTF-8 decoding was about 3 s of the main thread at
  *   a million cards, but taking the text from this thread, a copy of its characters, costs it about
@@ -12,10 +12,7 @@
  * - the hash of the catalog files that decides whether that catalog may be taken;
  * - the scan of the stored price lines (price-line-store.ts `scanPriceLines`: every chunk read and
  *   checked, every line's key put in the key index), which the entity phase then opens without
- *   scanning again; its arrays come back transferred, not copied;
- * - later, in the entity phase, the new snapshot's price lines file written (price-line-store.ts
- *   `PriceLineFileElsewhere`): the main thread builds each chunk and sends it; this thread hashes and
- *   inserts it.
+ *   scanning again; its arrays come back transferred, not copied.
  * Requests are answered in the order sent.
  *
  * @example
@@ -28,25 +25,20 @@
 import { startThread, type Thread, type ThreadMode, type ThreadService } from '../threads/thread.js';
 import { hashCatalogFiles, type CatalogFile } from '../source/files-hash.js';
 import { openFrameReader, type FrameHeader, type FrameReader } from './framed-file.js';
-import { openPriceLineFile, scanPriceLines, type PriceLineFileElsewhere, type ScannedPriceLines } from './price-line-store.js';
+import { scanPriceLines, type ScannedPriceLines } from './price-line-store.js';
 import type { ElsewhereFrame, ReadElsewhere } from './stored-catalog.js';
 
 export type ReadAheadRequest =
   | { kind: 'price-lines'; path: string; version: string }
   | { kind: 'frames'; path: string; expect: Record<string, unknown> }
   | { kind: 'frame' }
-  | { kind: 'files-hash'; files: CatalogFile[] }
-  | { kind: 'price-file-open'; dir: string; version: string }
-  | { kind: 'price-file-chunk'; bytes: Uint8Array }
-  | { kind: 'price-file-close'; count: number }
-  | { kind: 'price-file-abort' };
+  | { kind: 'files-hash'; files: CatalogFile[] };
 
 type ReadAheadReply =
   | { kind: 'price-lines'; scanned: ScannedPriceLines | null }
   | { kind: 'frames'; header: FrameHeader | null }
   | { kind: 'frame'; frame: ElsewhereFrame | null }
-  | { kind: 'files-hash'; hash: string | null }
-  | { kind: 'price-file-open' | 'price-file-chunk' | 'price-file-close' | 'price-file-abort' };
+  | { kind: 'files-hash'; hash: string | null };
 
 export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadReply> = {
   name: 'read-ahead',
@@ -58,12 +50,6 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
     const stop = () => {
       reader?.close();
       reader = null;
-    };
-    // The new snapshot's price lines file being written for the main thread (price-line-store.ts).
-    let priceFile: ReturnType<typeof openPriceLineFile> | null = null;
-    const openFile = () => {
-      if (priceFile === null) throw new Error('read-ahead: no price lines file is open');
-      return priceFile;
     };
     const nextFrame = (): ElsewhereFrame | null => {
       if (reader === null) return null;
@@ -96,27 +82,6 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
           return { kind: 'frame', frame: nextFrame() };
         case 'files-hash':
           return { kind: 'files-hash', hash: hashCatalogFiles(request.files) };
-        case 'price-file-open':
-          priceFile?.abort();
-          priceFile = null;
-          priceFile = openPriceLineFile(request.dir, request.version);
-          return { kind: request.kind };
-        case 'price-file-chunk': {
-          const { bytes } = request;
-          openFile().table.insert(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-          return { kind: request.kind };
-        }
-        case 'price-file-close': {
-          const file = openFile();
-          priceFile = null;
-          file.table.finish(request.count);
-          file.close();
-          return { kind: request.kind };
-        }
-        case 'price-file-abort':
-          priceFile?.abort();
-          priceFile = null;
-          return { kind: request.kind };
       }
     };
   },
@@ -127,7 +92,7 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
   },
 };
 
-export interface ReadAhead extends ReadElsewhere, PriceLineFileElsewhere {
+export interface ReadAhead extends ReadElsewhere {
   /** The scan of a price lines file (null: not to be trusted), made on the thread. */
   priceLines(path: string, version: string): Promise<ScannedPriceLines | null>;
   /** Stops the thread (a request not answered yet rejects). */
@@ -153,19 +118,6 @@ export function startReadAhead(mode: ThreadMode): ReadAhead {
       // Never an unhandled rejection: the entity phase awaits it (or the compile failed before).
       scanned.catch(() => undefined);
       return scanned;
-    },
-    openPriceLineFile: async (dir, version) => {
-      await ask({ kind: 'price-file-open', dir, version });
-    },
-    // A worker gets a copy as the message is sent; the inline handler runs later, so it gets one made now.
-    priceLineChunk: async (bytes) => {
-      await ask({ kind: 'price-file-chunk', bytes: mode === 'inline' ? Buffer.from(bytes) : bytes });
-    },
-    closePriceLineFile: async (count) => {
-      await ask({ kind: 'price-file-close', count });
-    },
-    abortPriceLineFile: async () => {
-      await ask({ kind: 'price-file-abort' });
     },
     close: async () => {
       await thread?.close();

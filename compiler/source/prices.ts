@@ -60,6 +60,11 @@ export interface PriceLine<K extends PriceLineIdentity = PriceLineIdentity> {
 export interface LineMarks {
   get(id: string): number | undefined;
   set(id: string, lineNo: number): unknown;
+  /**
+   * `get`, then `set` when there was none, in one look-up: the line recorded before, or undefined
+   * (and `lineNo` is recorded). Optional: the stream uses it for lines it need not check further.
+   */
+  claim?(id: string, lineNo: number): number | undefined;
 }
 
 /** The line number of each entity's accepted series, by entity and id. */
@@ -114,20 +119,28 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
   // The series rejected for running past asOf (rare): a later line for the same entity is still a duplicate.
   const late = { card: new Map<string, number>(), figure: new Map<string, number>() };
 
+  const duplicate = (line: PriceLineIdentity, first: number) => `duplicate price series for ${line.entity} ${line.id} (first on line ${first})`;
   /** Why a series is rejected, or null (it is then recorded as seen). `checked`: it is known to exist and end by asOf. */
   const reasonFor = (line: PriceLineIdentity, lineNo: number, checked = false): string | null => {
     if (!checked) {
       const exists = line.entity === 'card' ? catalog.cards.has(line.id) : catalog.figures.has(line.id);
       if (!exists) return refs.problem(`${line.entity} ${line.id}`, refKey.entity(line.entity, line.id), false);
     }
+    const marks = seen[line.entity];
+    // A checked line cannot run late: with no series rejected as late, one look-up checks and records
+    // it (two were about 1.5 s of a million-card incremental compile).
+    if (checked && marks.claim !== undefined && late[line.entity].size === 0) {
+      const first = marks.claim(line.id, lineNo);
+      return first === undefined ? null : duplicate(line, first);
+    }
     // `late` is nearly always empty: no second look-up per line in a million-entry map then.
-    const first = seen[line.entity].get(line.id) ?? (late[line.entity].size > 0 ? late[line.entity].get(line.id) : undefined);
-    if (first !== undefined) return `duplicate price series for ${line.entity} ${line.id} (first on line ${first})`;
+    const first = marks.get(line.id) ?? (late[line.entity].size > 0 ? late[line.entity].get(line.id) : undefined);
+    if (first !== undefined) return duplicate(line, first);
     if (!checked && line.end !== null && line.end > asOf) {
       late[line.entity].set(line.id, lineNo);
       return `the series runs to ${line.end}, after asOf ${asOf} in meta.json`;
     }
-    seen[line.entity].set(line.id, lineNo);
+    marks.set(line.id, lineNo);
     return null;
   };
   const knownAccepted = options.knownAccepted === true;

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import stringify from 'fast-json-stable-stringify';
-import { stableJson, stableJsonShared, encodeDocument, decodeDocument, sha256Hex } from '../../snapshots/codec.js';
+import { createHash } from 'node:crypto';
+import { stableJson, stableJsonShared, encodeDocument, decodeDocument, fingerprint, sha256Hex } from '../../snapshots/codec.js';
 
 function randomValue(rand: () => number, depth: number): unknown {
   const r = rand();
@@ -122,5 +123,25 @@ describe('encodeDocument', () => {
     const b = encodeDocument({ data: { a: 1, b: 2 }, kind: 'card' });
     expect(sha256Hex(a)).toBe(sha256Hex(b));
     expect(decodeDocument(a)).toEqual(doc);
+  });
+});
+
+describe('fingerprint', () => {
+  /** SHA-1 of each part's UTF-8 followed by a NUL, base64url: what the documented fingerprint is. */
+  const reference = (parts: string[]) => createHash('sha1').update(Buffer.concat(parts.flatMap((p) => [Buffer.from(p, 'utf8'), Buffer.from([0])]))).digest('base64url');
+
+  it('gives the SHA-1 of the parts each followed by a NUL, for short and long parts, strings or bytes', () => {
+    const wide = '漢字 \u{1F0CF} é'.repeat(400);
+    for (const parts of [
+      ['a'],
+      ['code', '{"id":"c1"}', ''],
+      ['code', 'x'.repeat(4095)],
+      ['code', 'x'.repeat(4096)],
+      ['code', `[${'{"name":"Ångström"},'.repeat(7000)}null]`],
+      ['code', wide, wide],
+    ]) {
+      expect(fingerprint(...parts), `${parts.length} parts, ${parts.join('').length} characters`).toBe(reference(parts));
+      expect(fingerprint(...parts.map((p) => Buffer.from(p, 'utf8')))).toBe(reference(parts));
+    }
   });
 });

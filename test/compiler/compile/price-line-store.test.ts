@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
 import { createPriceLineChunk, decodePriceLines, encodePriceLines, factsOfDecoded } from '../../../compiler/compile/price-line-codec.js';
 import {
-  createPriceLineFile, createPriceLineWriter, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
+  createPriceLineWriter, openPriceLines, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
   type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
 import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
@@ -205,56 +205,6 @@ describe('stored price lines', () => {
     };
     expect(chunks(second)).toHaveLength(3);
     expect(chunks(second)).toEqual(chunks(expected));
-  });
-
-  it('when a compile price lines file is written by the read-ahead thread then it holds the same chunks as one written here, and a failure or abort leaves no file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
-    dirs.push(dir);
-    const first = join(dir, 'first.sqlite');
-    const many = Array.from({ length: 23_456 }, (_, n) => line(n, { entity: 'figure', id: `f-${n}`, start: '2026-11-01', usdCents: [n, null] }));
-    writePriceLines(first, { version: 'v1', lines: many });
-    const stored = readPriceLines(first, 'v1');
-    const chunks = (path: string) => {
-      const d = new Database(path, { readonly: true });
-      const rows = [d.prepare('SELECT chunk, hex(sha1) AS sha1, length(lines) AS bytes FROM price_lines ORDER BY chunk').all(), d.prepare('SELECT * FROM price_lines_meta').all()];
-      d.close();
-      return rows;
-    };
-    /** Lines 0-99 written from their facts, the rest kept as they were: three chunks. */
-    const fill = (writer: { add(l: StoredPriceLine): void; addEncoded(l: KnownPriceLine): void }) =>
-      many.forEach((l, n) => (n < 100 ? writer.add(l) : writer.addEncoded(stored.get(l.key, l.bytes)!)));
-    const here = join(dir, 'here');
-    mkdirSync(here);
-    const local = createPriceLineFile(here, 'v1');
-    fill(local);
-    expect(await local.finish()).toBe(many.length);
-    for (const mode of ['worker', 'inline'] as const) {
-      const ahead = startReadAhead(mode);
-      try {
-        const there = join(dir, mode);
-        mkdirSync(there);
-        const writer = createPriceLineFile(there, 'v1', ahead);
-        fill(writer);
-        expect(await writer.finish(), mode).toBe(many.length);
-        expect(readdirSync(there), mode).toEqual([PRICE_LINES_FILE]);
-        expect(chunks(join(there, PRICE_LINES_FILE)), mode).toEqual(chunks(join(here, PRICE_LINES_FILE)));
-        // Aborted half-way: the temporary file is removed, nothing is put in place.
-        const aborted = join(dir, `${mode}-aborted`);
-        mkdirSync(aborted);
-        const half = createPriceLineFile(aborted, 'v1', ahead);
-        many.slice(0, 15_000).forEach((l) => half.add(l));
-        await half.abort();
-        expect(readdirSync(aborted), mode).toEqual([]);
-        // A folder that is not there: finish rejects, and nothing is left anywhere.
-        const nowhere = createPriceLineFile(join(dir, 'missing'), 'v1', ahead);
-        many.slice(0, 12_000).forEach((l) => nowhere.add(l));
-        await expect(nowhere.finish(), mode).rejects.toThrow();
-        expect(existsSync(join(dir, 'missing')), mode).toBe(false);
-      } finally {
-        await ahead.close();
-      }
-    }
-    stored.close();
   });
 
   it('when the lines are scanned on the read-ahead thread then the scan opened on this thread gives what readPriceLines gives', async () => {

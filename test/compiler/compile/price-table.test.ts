@@ -61,6 +61,33 @@ describe('price table', () => {
     expect([lines.get('c'), t.get('c')?.lastCents, t.size]).toEqual([5, 9, 2]);
   });
 
+  it('claims a line once: the first claim records it, a later one gives the first line back and records nothing', () => {
+    const t = createPriceTable();
+    const lines = t.lines();
+    t.set('priced', latest());
+    expect(lines.claim!('priced', 7)).toBeUndefined();
+    expect(lines.claim!('priced', 9)).toBe(7);
+    lines.set('b', 4);
+    expect(lines.claim!('b', 8)).toBe(4);
+    // Across the columns' growth (a claim may make the slot).
+    for (let i = 0; i < 5000; i++) expect(lines.claim!(`e${i}`, i + 1)).toBeUndefined();
+    for (let i = 0; i < 5000; i += 999) expect([lines.claim!(`e${i}`, 1), lines.get(`e${i}`)]).toEqual([i + 1, i + 1]);
+    expect([lines.get('priced'), lines.get('b'), t.get('priced')]).toEqual([7, 4, latest()]);
+  });
+
+  it('holds each entity\'s input token in its slot, priced or not, across growth; an entity never seen has none', () => {
+    const t = createPriceTable();
+    const slot = t.set('priced', latest());
+    t.setTokenAt(slot, 'token-priced');
+    t.setToken('unpriced', 'token-unpriced');
+    for (let i = 0; i < 3000; i++) t.setTokenAt(t.set(`p${i}`, latest({ lastCents: i })), `tp${i}`);
+    for (let i = 0; i < 3000; i++) t.setToken(`u${i}`, `tu${i}`);
+    t.setToken('priced', 'token-again');
+    expect([t.token('priced'), t.token('unpriced'), t.token('p2999'), t.token('u0'), t.token('u2999'), t.token('never')]).toEqual(['token-again', 'token-unpriced', 'tp2999', 'tu0', 'tu2999', undefined]);
+    // A token makes no price: the unpriced entity is neither in has nor get nor size.
+    expect([t.has('unpriced'), t.get('unpriced'), t.size, t.get('p7')?.lastCents]).toEqual([false, undefined, 3001, 7]);
+  });
+
   it('keeps every entity across its growth', () => {
     const t = createPriceTable();
     const n = 5000;
