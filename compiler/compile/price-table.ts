@@ -10,8 +10,8 @@
  *
  * The same slot holds the line the entity's price series is on, which the price stream's duplicate
  * check records (`lines()`: source/prices.ts `seen`), and the token of the entity's input: one map of
- * a million ids per compile instead of three. An entity whose series has no price at all has a line and no LatestPrice: `has` and `get`
- * answer for the LatestPrice, as the renderers read them.
+ * a million ids per compile instead of three. An entity whose series has no price at all has a line
+ * and no LatestPrice: `has` and `get` answer for the LatestPrice, as the renderers read them.
  *
  * The values are exactly the ones set: cents and velocity as float64 (-0 kept), a missing
  * previousCents or velocity as NaN (neither is ever NaN when present: summarizePrices), the day as
