@@ -43,21 +43,15 @@ const { gzip, gunzip, sha256Hex } = await load('snapshots/codec.js');
 const { segmentsOf, compressSegment } = await load('compiler/bulk/segmented-gzip.js');
 const { lineOfObject } = await load('compiler/bulk/write-file.js');
 const { DOCUMENT_RANGES, documentRowsSql } = await load('compiler/bulk/document-ranges.js');
-const { packFileName } = await load('snapshots/packs/pack-writer.js');
+const { createPackReader } = await load('snapshots/packs/pack-reader.js');
 
 const current = join(root, 'current');
 const db = new Database(join(current, 'objects.sqlite'), { readonly: true });
-const packPath = new Map(db.prepare('SELECT seq, sha256 FROM packs').all().map((p) => [p.seq, join(root, 'packs', packFileName(p.sha256))]));
-const fds = new Map();
+const packNames = new Map(db.prepare('SELECT seq, sha256 FROM packs').all().map((p) => [p.seq, p.sha256]));
+const packs = createPackReader({ dir: join(root, 'packs') });
 const rowOf = db.prepare('SELECT pack, offset, length FROM objects WHERE key = ?');
-/** The stored (gzip) bytes of the object at `key`. */
-const stored = (row) => {
-  let fd = fds.get(row.pack);
-  if (fd === undefined) fds.set(row.pack, (fd = openSync(packPath.get(row.pack), 'r')));
-  const bytes = Buffer.allocUnsafe(row.length);
-  readSync(fd, bytes, 0, row.length, row.offset);
-  return bytes;
-};
+/** The stored (gzip) bytes of the object of an index row. */
+const stored = (row) => packs.read(packNames.get(row.pack), row.offset, row.length);
 
 // The setup: the JSON of every object written again, and the bulk lines around the changed ones.
 const changes = readFileSync(join(current, 'changes.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -65,14 +59,13 @@ const written = changes.filter((c) => c.change === 'new' || c.change === 'change
 const objects = written.map((key) => gunzip(stored(rowOf.get(key))));
 const objectBytes = objects.reduce((n, o) => n + o.length, 0);
 const changedKeys = new Set(written);
-const inflate = (bytes) => gunzip(bytes);
 /** Per bulk file: the changed lines alone, and the segments format 2 writes again with their `before` text. */
 const bulk = {};
 for (const name of Object.keys(DOCUMENT_RANGES)) {
   const rows = db.prepare(documentRowsSql(name, 'key, pack, offset, length')).all();
   const keys = rows.map((r) => r.key);
   const segments = segmentsOf(keys);
-  const lineAt = (i) => lineOfObject(inflate, stored(rows[i]), keys[i]);
+  const lineAt = (i) => lineOfObject(gunzip, stored(rows[i]), keys[i]);
   const changed = [];
   const again = new Set();
   segments.forEach(([start, end], s) => {
@@ -87,7 +80,7 @@ for (const name of Object.keys(DOCUMENT_RANGES)) {
   const segmentsAgain = [...again].sort((a, b) => a - b).map((s) => ({ text: textOf(s), before: s === 0 ? Buffer.alloc(0) : textOf(s - 1) }));
   bulk[name] = { lines: keys.length, changed, segmentsAgain };
 }
-for (const fd of fds.values()) closeSync(fd);
+packs.close();
 db.close();
 
 /** CPU seconds of this thread and wall seconds of `fn`. */
