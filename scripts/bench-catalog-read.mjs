@@ -4,8 +4,9 @@
  * snapshot's stored catalog (compiler/compile/stored-catalog.ts `catalogFor`) taken two ways,
  * alternating, each in a fresh process so neither inherits the other's heap:
  *
- * - `thread`: read, hashed and decoded to text on the read-ahead thread (read-ahead.ts), parsed on
- *   the main thread, the catalog files hashed on the thread too (what `catalog compile` does);
+ * - `thread`: read and hashed on the read-ahead thread (read-ahead.ts), each frame's bytes handed
+ *   over and decoded and parsed on the main thread, the catalog files hashed on the thread too (what
+ *   `catalog compile` does);
  * - `main`: everything on the main thread (what a compile did before, and does when the files'
  *   stat differs from the one stored).
  *

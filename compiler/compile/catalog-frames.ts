@@ -2,7 +2,15 @@
  * The frames of `catalog.state` (stored-catalog.ts), both ways: the head (everything but the cards
  * and the figures), then the cards and the figures in slices of SLICE records as UTF-8 JSON (why
  * JSON and not v8 values: stored-catalog.ts), and back, one frame at a time as they come (from the
- * file on this thread, or as text from the read-ahead thread).
+ * file on this thread, or its bytes handed over by the read-ahead thread).
+ *
+ * A frame's JSON is pieces of at most about PIECE_CHARS characters, each a JSON array of whole
+ * records, one per line: each piece is decoded and parsed on its own. One string for a whole frame
+ * (15 MB at SLICE records) is a large object V8 maps fresh, and one non-ASCII name (an accented
+ * artist) makes all of it two bytes per character: at a million cards, decoding the frames to text
+ * took 4.4-5.4 s and parsing 2.0-2.9 s; in pieces of up to 60 KB, 0.4-0.6 s and 1.4-2.0 s, the same
+ * bytes (docs/benchmarks.md). JSON.stringify never writes a newline outside a string, and escapes
+ * one inside a string, so a newline byte always ends a piece.
  *
  * @example
  *   for (const frame of catalogFrames(catalog)) writer.add(frame);
@@ -17,6 +25,11 @@ import { createTextPool } from '../source/shared-text.js';
 
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
 const SLICE = 50_000;
+/**
+ * The length a piece of a frame's JSON is closed at: its string stays under V8's largest regular
+ * object (128 KB) even at two bytes per character, so it is made like any small string.
+ */
+const PIECE_CHARS = 32 * 1024;
 
 /** The first frame: everything but the cards and the figures. */
 export interface Head {
@@ -42,7 +55,7 @@ export function* catalogFrames(catalog: LoadedCatalog): Generator<unknown> {
     sets: catalog.sets,
     figureSeries: [...catalog.figureSeries.values()],
     fxRates: catalog.fxRates,
-    users: jsonBytes([...catalog.users.values()]),
+    users: jsonPieces([...catalog.users.values()]),
     publishedBinders: savedLog(catalog.publishedBinders),
     activity: savedLog(catalog.activity),
     pullObservations: savedLog(catalog.pullObservations),
@@ -57,11 +70,11 @@ export function* catalogFrames(catalog: LoadedCatalog): Generator<unknown> {
     for (const record of map.values()) {
       slice.push(record);
       if (slice.length === SLICE) {
-        yield jsonBytes(slice);
+        yield jsonPieces(slice);
         slice = [];
       }
     }
-    if (slice.length > 0) yield jsonBytes(slice);
+    if (slice.length > 0) yield jsonPieces(slice);
   }
 }
 
@@ -91,15 +104,16 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
       if (at >= head.cardFrames + head.figureFrames) return false;
       at++;
       const into = kind === 'cards' ? cards : figures;
-      for (const record of fromJson(frame) as (CardRecord & FigureRecord)[]) {
-        // The same shared strings a load makes (shared-text.ts): a deserialized string is a new copy.
+      // The same shared strings a load makes (shared-text.ts): a parsed string is a new copy.
+      return eachRecord(frame, (record: CardRecord & FigureRecord) => {
         share(kind, record as unknown as Record<string, unknown>);
         into.set(record.id, record);
-      }
-      return true;
+      });
     },
     finish() {
       if (head === null || at !== head.cardFrames + head.figureFrames) return null;
+      const users = usersOf(head.users);
+      if (users === null) return null;
       return {
         meta: head.meta,
         sets: head.sets,
@@ -108,7 +122,7 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
         figureSeries: new Map(head.figureSeries.map((s) => [s.id, s])),
         figures,
         fxRates: head.fxRates,
-        users: new Map((fromJson(head.users) as UserRecord[]).map((u) => [u.id, u])),
+        users,
         publishedBinders: createRecordLog<BinderRecord>(head.publishedBinders),
         activity: createRecordLog<ActivityEventRecord>(head.activity),
         pullObservations: createRecordLog<PullObservationRecord>(head.pullObservations),
@@ -140,14 +154,51 @@ export function withRejects({ storedRejects, ...catalog }: Decoded, maxRejects: 
   return { ...catalog, rejects };
 }
 
-/** Records as UTF-8 JSON bytes, and back (from the bytes, or from their text decoded on the read-ahead thread). */
-const jsonBytes = (records: unknown[]): Buffer => Buffer.from(JSON.stringify(records), 'utf8');
-const fromJson = (frame: unknown): unknown[] => {
-  if (typeof frame === 'string') return JSON.parse(frame) as unknown[];
+/** Records as the UTF-8 bytes of JSON pieces, one per line (see the header comment). */
+function jsonPieces(records: readonly unknown[]): Buffer {
+  const pieces: string[] = [];
+  let piece: string[] = [];
+  let chars = 0;
+  for (const record of records) {
+    const json = JSON.stringify(record);
+    piece.push(json);
+    chars += json.length + 1;
+    if (chars >= PIECE_CHARS) {
+      pieces.push(`[${piece.join(',')}]`);
+      piece = [];
+      chars = 0;
+    }
+  }
+  if (piece.length > 0 || pieces.length === 0) pieces.push(`[${piece.join(',')}]`);
+  return Buffer.from(pieces.join('\n'), 'utf8');
+}
+
+/**
+ * Calls `each` with every record of a frame's JSON pieces, piece by piece; false when the frame is not
+ * bytes or a piece is not an array (it throws for JSON that does not parse).
+ */
+function eachRecord<T>(frame: unknown, each: (record: T) => void): boolean {
+  if (!(frame instanceof Uint8Array)) return false;
   // A view, not Buffer.from(bytes), which copies (a million cards' records are about 300 MB of JSON).
-  const u8 = frame as Uint8Array;
-  return JSON.parse(Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString('utf8')) as unknown[];
-};
+  const bytes = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+  for (let from = 0; from < bytes.length; ) {
+    let end = bytes.indexOf(NEWLINE, from);
+    if (end < 0) end = bytes.length;
+    const records: unknown = JSON.parse(bytes.toString('utf8', from, end));
+    if (!Array.isArray(records)) return false;
+    for (let i = 0; i < records.length; i++) each(records[i] as T);
+    from = end + 1;
+  }
+  return true;
+}
+
+const NEWLINE = 0x0a;
+
+/** The head's users by id, or null when they are not JSON pieces. */
+function usersOf(frame: unknown): Map<string, UserRecord> | null {
+  const users = new Map<string, UserRecord>();
+  return eachRecord(frame, (u: UserRecord) => users.set(u.id, u)) ? users : null;
+}
 
 /** A record list's blocks as they are; a list that is not a record log (tests pass arrays) is put into one. */
 function savedLog<T>(list: RecordList<T>): SavedRecordLog {

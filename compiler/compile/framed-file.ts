@@ -138,7 +138,9 @@ export function openFrameReader(path: string, accept: (header: Record<string, un
       const n = length.readUInt32LE();
       // A length past the counted bytes is a damaged file, not a frame to allocate.
       if (position + 4 + n > end) throw new Error(`${path}: a frame past the counted bytes`);
-      const frame = Buffer.allocUnsafe(n);
+      // Never from Buffer's shared pool: a frame's value may be a view of these bytes that a
+      // thread hands over by transferring their ArrayBuffer (read-ahead.ts).
+      const frame = Buffer.allocUnsafeSlow(n);
       if (readSync(fd, frame, 0, n, position + 4) !== n) throw new Error(`${path}: cut short`);
       sha.update(length).update(frame);
       position += 4 + n;

@@ -5,10 +5,10 @@
  * (docs/benchmarks.md, "Incremental compile: the idle core during the catalog read").
  *
  * Three pieces of work:
- * - the current snapshot's stored catalog read frame by frame, hashed, and each JSON frame decoded
- *   to text here, for stored-catalog.ts to parse (UTF-8 decoding was about 3 s of the main thread at
- *   a million cards, but taking the text from this thread, a copy of its characters, costs it about
- *   as much: what the main thread saves is mostly the reading and hashing, docs/benchmarks.md);
+ * - the current snapshot's stored catalog read frame by frame and hashed, each JSON frame's bytes
+ *   transferred to the main thread, which decodes and parses them (catalog-frames.ts: in pieces,
+ *   0.4-0.6 s of decoding at a million cards; decoded here as whole frames and copied over as text,
+ *   they cost this thread 4.7 s and the main thread about as much again, docs/benchmarks.md);
  * - the hash of the catalog files that decides whether that catalog may be taken;
  * - the scan of the stored price lines (price-line-store.ts `scanPriceLines`: every chunk read and
  *   checked, every line's key put in the key index), which the entity phase then opens without
@@ -57,8 +57,7 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
         const value = reader.next();
         handed++;
         const last = handed === reader.header.frames;
-        // A JSON frame as text: the main thread only parses it.
-        const frame: ElsewhereFrame = { value: value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8') : value };
+        const frame: ElsewhereFrame = { value };
         if (last) {
           frame.sha1 = reader.sha1();
           stop();
@@ -86,6 +85,9 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
     };
   },
   transfer(reply) {
+    // A JSON frame's bytes: a view of the buffer its frame was read into, which is its alone
+    // (framed-file.ts), so it is handed over instead of copied.
+    if (reply.kind === 'frame') return reply.frame?.value instanceof Uint8Array ? [reply.frame.value.buffer as ArrayBuffer] : [];
     if (reply.kind !== 'price-lines' || reply.scanned === null) return [];
     const { hi, lo, places } = reply.scanned.keys;
     return [hi.buffer, lo.buffer, places.buffer] as ArrayBuffer[];

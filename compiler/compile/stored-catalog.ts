@@ -47,7 +47,7 @@ import { catalogFrames, createCatalogDecoder, decodeFrames, withRejects, type De
 /** The file in a snapshot folder. */
 export const CATALOG_STATE_FILE = 'catalog.state';
 
-const FORMAT = 'catalog-state/2';
+const FORMAT = 'catalog-state/3';
 
 /** What a compile keeps for the next one: the hash of the catalog files (null: nothing is kept), and the current snapshot's file when the catalog was taken from it. */
 export interface CatalogState {
@@ -60,8 +60,9 @@ export interface CatalogState {
 }
 
 /**
- * A thread that reads for the catalog read (read-ahead.ts): the stored catalog's frames, each JSON
- * frame as text, hashed as they are read; and the hash of the catalog files.
+ * A thread that reads for the catalog read (read-ahead.ts): the stored catalog's frames, hashed as
+ * they are read, each JSON frame's bytes handed over (transferred, not copied); and the hash of the
+ * catalog files.
  */
 export interface ReadElsewhere {
   /** Opens a state file there: its header, when it has one whose fields equal `expect`; else null. */
@@ -78,7 +79,7 @@ export interface ReadElsewhere {
 }
 
 export interface ElsewhereFrame {
-  /** The frame's value; a JSON frame (records) as its text. */
+  /** The frame's value; a JSON frame (records) as its bytes. */
   value: unknown;
   /** With the last frame: the SHA-1 of every frame byte (null: bytes the header does not count). */
   sha1?: string | null;

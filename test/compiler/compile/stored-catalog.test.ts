@@ -11,7 +11,7 @@ import { catalogFilesHash, localCatalogFiles, statCatalogFiles } from '../../../
 import {
   CATALOG_STATE_FILE, catalogFor, keepCatalogState, READ_AHEAD_FRAMES, readStoredCatalog, writeStoredCatalog, type ReadElsewhere,
 } from '../../../compiler/compile/stored-catalog.js';
-import { readFrameHeader } from '../../../compiler/compile/framed-file.js';
+import { readFrameHeader, readFrames } from '../../../compiler/compile/framed-file.js';
 import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
 import { silentProgress } from '../../../compiler/compile/progress.js';
 import { switchCurrent } from '../../../snapshots/store/pointer.js';
@@ -68,6 +68,24 @@ describe('stored catalog', () => {
     expect([...loaded.cards.values()].some((c) => /[^\x00-\x7f]/.test(c.name))).toBe(true);
     // A walk of a record log can be repeated, as the aggregates do.
     expect([...back!.publishedBinders]).toEqual([...loaded.publishedBinders]);
+  });
+
+  it('when records hold newlines, brackets, commas, astral characters or more text than a piece then their JSON pieces come back equal', () => {
+    const cards = new Map(loaded.cards);
+    const odd = ['Line one\nline two', 'Close ],[ open', 'Emoji \u{1F409} and \u0141\u00f3d\u017a', 'x'.repeat(50_000)];
+    [...cards.keys()].slice(0, odd.length).forEach((id, i) => cards.set(id, { ...cards.get(id)!, name: odd[i] }));
+    const catalog: LoadedCatalog = { ...loaded, cards };
+    const path = join(tempDir(), 'catalog.state');
+    writeStoredCatalog(path, catalog, filesHash);
+    // The cards' frame is several pieces, one per line: no newline of a name is written as a byte.
+    const frames = readFrames(path, () => true)!;
+    const cardFrame = Buffer.from(frames[1] as Uint8Array);
+    const pieces = cardFrame.toString('utf8').split('\n');
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const piece of pieces) expect(Array.isArray(JSON.parse(piece))).toBe(true);
+    const back = readStoredCatalog(path, filesHash, 5);
+    expect(back).not.toBeNull();
+    expect(plain(back!)).toEqual(plain(catalog));
   });
 
   it('when its rejects exceed the new --max-rejects then reading it fails as the load would', async () => {
