@@ -37,7 +37,7 @@ export function num(value: unknown): string {
   throw NOT_CANONICAL;
 }
 
-function bool(value: unknown): string {
+export function bool(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   throw NOT_CANONICAL;
 }
