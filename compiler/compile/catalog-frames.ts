@@ -26,8 +26,9 @@ import { createTextPool } from '../source/shared-text.js';
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
 const SLICE = 50_000;
 /**
- * The length a piece of a frame's JSON is closed at: its string stays under V8's largest regular
- * object (128 KB) even at two bytes per character, so it is made like any small string.
+ * The most characters a piece of a frame's JSON has (but a single record longer than that): its
+ * string stays under V8's largest regular object (128 KB) even at two bytes per character, so it is
+ * made like any small string.
  */
 const PIECE_CHARS = 32 * 1024;
 
@@ -154,22 +155,27 @@ export function withRejects({ storedRejects, ...catalog }: Decoded, maxRejects: 
   return { ...catalog, rejects };
 }
 
-/** Records as the UTF-8 bytes of JSON pieces, one per line (see the header comment). */
+/**
+ * Records as the UTF-8 bytes of JSON pieces, one per line (see the header comment). Each piece is one
+ * JSON.stringify of a run of records, the run halved when its text is longer than PIECE_CHARS and
+ * doubled when it is shorter than half: one call per record made writing a million cards' frames
+ * about 2 s slower (docs/benchmarks.md).
+ */
 function jsonPieces(records: readonly unknown[]): Buffer {
   const pieces: string[] = [];
-  let piece: string[] = [];
-  let chars = 0;
-  for (const record of records) {
-    const json = JSON.stringify(record);
-    piece.push(json);
-    chars += json.length + 1;
-    if (chars >= PIECE_CHARS) {
-      pieces.push(`[${piece.join(',')}]`);
-      piece = [];
-      chars = 0;
+  let run = 64;
+  for (let at = 0; at < records.length; ) {
+    const n = Math.min(run, records.length - at);
+    const json = JSON.stringify(records.slice(at, at + n));
+    if (json.length > PIECE_CHARS && n > 1) {
+      run = n >> 1;
+      continue;
     }
+    pieces.push(json);
+    at += n;
+    if (json.length < PIECE_CHARS / 2) run = n * 2;
   }
-  if (piece.length > 0 || pieces.length === 0) pieces.push(`[${piece.join(',')}]`);
+  if (pieces.length === 0) pieces.push('[]');
   return Buffer.from(pieces.join('\n'), 'utf8');
 }
 

@@ -31,6 +31,13 @@ describe('record log', () => {
     expect([...log]).toEqual(want);
   });
 
+  it('when records are longer than the piece a walk parses at once then they come back whole, with their neighbours', () => {
+    const log = createRecordLog<Rec>();
+    const want = Array.from({ length: 40 }, (_, i) => ({ ...record(i), note: i % 3 === 0 ? `${'é'.repeat(20_000)}\n${'z'.repeat(i * 1_000)}` : record(i).note }));
+    for (const r of want) log.push(r);
+    expect([...log]).toEqual(want);
+  });
+
   it('when nothing is pushed then a walk yields nothing', () => {
     const log = createRecordLog<Rec>();
     expect(log.length).toBe(0);
