@@ -5,15 +5,13 @@
  * the loaded catalog and the per-entity LatestPrice only (and the few sparklines' recent days).
  */
 import type { LoadedCatalog } from '../source/index.js';
-import type { CardRecord } from '../../snapshots/records.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
 import type { Envelope } from '../../snapshots/envelope.js';
 import { catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { artistSlugs, groupByArtist, orderArtistPrintings, renderArtistPages } from '../render/artist-pages.js';
-import { cardPagesJson } from '../render/list-json.js';
+import { artistSlugs, groupByArtist, renderArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -189,7 +187,7 @@ export async function renderAggregates(
 
   // A list made from a known group of entities is rendered only when its input changed (document-sink.ts).
   // Returns the number of pages (the caller counts them: not again when it renders a list it had deferred).
-  const putListFrom = (family: ListFamily, input: string, render: () => readonly unknown[]): number =>
+  const putListFrom = <T>(family: ListFamily, input: string, render: () => Envelope<T[]>[]): number =>
     sink.putPagesFrom((page) => listPageKey(family, page), input, render);
 
   // A set page's bytes are the set, the list's asOf and total, its number and its own cards, in page
@@ -202,8 +200,7 @@ export async function renderAggregates(
       const ordered = orderSetCards(set, cards.map(priced));
       const list = { asOf: ordered.asOf, total: ordered.cards.length };
       const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
-      // The pages' canonical JSON written directly (list-json.ts); the objects only for a value of another type.
-      sink.putPages(keyOf, inputs, () => cardPagesJson('set', ordered.cards, () => set, ordered.asOf) ?? renderOrderedSetPages(set, ordered));
+      sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
       return inputs.length;
     };
     if (!keepListLater('set', keyOf, cards.length, touched !== null && !touched.sets.has(setMapKey(set.game, set.code)), render)) {
@@ -217,11 +214,8 @@ export async function renderAggregates(
   for (const [slug, group] of artists) {
     const render = () => {
       const cards = group.cards.map(priced);
-      const setOf = (card: CardRecord) => catalog.setsByKey.get(setMapKey(card.game, card.setCode));
-      return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () => {
-        const ordered = orderArtistPrintings(cards);
-        return cardPagesJson('artist', ordered.cards, setOf, ordered.asOf) ?? renderArtistPages(slug, group.name, cards, catalog.setsByKey);
-      });
+      return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
+        renderArtistPages(slug, group.name, cards, catalog.setsByKey));
     };
     if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, touched !== null && !touched.artists.has(slug), render)) {
       progress.advance(render());

@@ -23,7 +23,6 @@
  * order), so a set with one changed card writes only the page that shows it.
  */
 import { fingerprint, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
-import { CanonicalJson } from '../render/list-json.js';
 import type { ObjectTable } from './object-table.js';
 import type { EntityJob } from './entity-jobs.js';
 import type { EntityPool } from './pool.js';
@@ -118,11 +117,6 @@ function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
 }
 
-/** A rendered document's bytes as text: a CanonicalJson's as it was written (list-json.ts), any other's stableJson. */
-function jsonOf(doc: unknown): string {
-  return doc instanceof CanonicalJson ? doc.json : stableJson(doc);
-}
-
 /** Documents handed to a render thread at once, up to about this many characters of JSON. */
 const BATCH_DOCUMENTS = 8;
 const BATCH_CHARS = 64 * 1024;
@@ -189,7 +183,7 @@ export function createDocumentSink(
   };
   return {
     put(key, doc) {
-      const json = jsonOf(doc);
+      const json = stableJson(doc);
       const input = fingerprint(codeHash, json);
       if (!reused(key, input)) write(key, json, input);
     },
@@ -202,7 +196,7 @@ export function createDocumentSink(
         parts.push(id, input);
       }
       const input = joinedFingerprint(parts);
-      if (!reused(key, input)) write(key, jsonOf(render()), input);
+      if (!reused(key, input)) write(key, stableJson(render()), input);
     },
     inputOf(tag, records, refs) {
       const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
@@ -211,7 +205,7 @@ export function createDocumentSink(
       return joinedFingerprint(parts);
     },
     putFrom(key, input, render) {
-      if (!reused(key, input)) write(key, jsonOf(render()), input);
+      if (!reused(key, input)) write(key, stableJson(render()), input);
     },
     putPagesFrom(keyOf, input, render) {
       if (table.incremental && table.previousInput(keyOf(1)) === input) {
@@ -220,7 +214,7 @@ export function createDocumentSink(
         return page - 1;
       }
       const pages = render();
-      pages.forEach((doc, i) => write(keyOf(i + 1), jsonOf(doc), input));
+      pages.forEach((doc, i) => write(keyOf(i + 1), stableJson(doc), input));
       return pages.length;
     },
     hasPrevious,
@@ -266,7 +260,7 @@ export function createDocumentSink(
         if (reused(key, input)) return;
         pages ??= render();
         if (pages.length !== inputs.length) throw new Error(`${key}: ${pages.length} pages rendered for ${inputs.length} inputs`);
-        write(key, jsonOf(pages[i]), input);
+        write(key, stableJson(pages[i]), input);
       });
     },
   };

@@ -80,29 +80,21 @@ export function groupByArtist<T>(items: Iterable<T>, artistOf: (item: T) => stri
   return out;
 }
 
-/** An artist's printings in page order, and the asOf every page of the list carries. */
-export interface OrderedPrintings {
-  cards: PricedCard[];
-  asOf: string | null;
-}
-
-/** Items sorted by release date desc, then id; asOf: the latest of the printings' addedAt and price dates. */
-export function orderArtistPrintings(printings: readonly PricedCard[]): OrderedPrintings {
-  const cards = [...printings].sort(
-    (x, y) => compareDescNullsLast(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
-  );
-  let asOf: string | null = null;
-  for (const p of cards) asOf = laterOf(laterOf(asOf, p.card.addedAt), p.summary?.lastDate);
-  return { cards, asOf };
-}
-
 /**
- * The pages of an artist's printings (orderArtistPrintings). `sets` (keyed `setMapKey`) names each
- * card's set. `slug` and `name` identify the artist for the caller's key; the items already carry the artist.
+ * Items sorted by release date desc, then id. `sets` (keyed `setMapKey`) names each card's set.
+ * asOf: the latest of the printings' addedAt and price dates.
+ * `slug` and `name` identify the artist for the caller's key; the items already carry the artist.
  */
 export function renderArtistPages(
   _slug: string, _name: string, printings: PricedCard[], sets: ReadonlyMap<string, SetRecord>,
 ): Envelope<CardSummary[]>[] {
-  const { cards, asOf } = orderArtistPrintings(printings);
-  return paginate('artist', cards.map((p) => cardSummary(p.card, sets.get(setMapKey(p.card.game, p.card.setCode)), p.summary)), asOf);
+  const sorted = [...printings].sort(
+    (x, y) => compareDescNullsLast(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
+  );
+  let asOf: string | null = null;
+  const items = sorted.map((p) => {
+    asOf = laterOf(laterOf(asOf, p.card.addedAt), p.summary?.lastDate);
+    return cardSummary(p.card, sets.get(setMapKey(p.card.game, p.card.setCode)), p.summary);
+  });
+  return paginate('artist', items, asOf);
 }

@@ -37,7 +37,7 @@ export function num(value: unknown): string {
   throw NOT_CANONICAL;
 }
 
-export function bool(value: unknown): string {
+function bool(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   throw NOT_CANONICAL;
 }
