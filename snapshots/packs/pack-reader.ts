@@ -17,6 +17,8 @@ import { packFileName } from './pack-writer.js';
 
 export interface PackReader {
   read(sha256: string, offset: number, length: number): Buffer;
+  /** `read` into `into` at `at` (a buffer the caller re-uses): no new buffer per read. */
+  readInto(sha256: string, offset: number, length: number, into: Buffer, at: number): void;
   close(): void;
 }
 
@@ -59,18 +61,23 @@ export function createPackReader(options: { dir: string; maxOpen?: number }): Pa
     return fd;
   };
 
+  const readAt = (sha256: string, offset: number, length: number, into: Buffer, at: number): void => {
+    const fd = fdOf(sha256);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, into, at + done, length - done, offset + done);
+      if (n === 0) throw new CatalogError('corrupt_object', `pack ${sha256} ends before byte ${offset + length} (an object at ${offset}, ${length} bytes)`);
+      done += n;
+    }
+  };
+
   return {
     read(sha256, offset, length) {
-      const fd = fdOf(sha256);
       const out = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, out, done, length - done, offset + done);
-        if (n === 0) throw new CatalogError('corrupt_object', `pack ${sha256} ends before byte ${offset + length} (an object at ${offset}, ${length} bytes)`);
-        done += n;
-      }
+      readAt(sha256, offset, length, out, 0);
       return out;
     },
+    readInto: readAt,
     close() {
       for (const fd of fds.values()) closeSync(fd);
       fds.clear();
