@@ -7,10 +7,10 @@
  * A frame's JSON is pieces of at most about PIECE_CHARS characters, each a JSON array of whole
  * records, one per line: each piece is decoded and parsed on its own. One string for a whole frame
  * (15 MB at SLICE records) is a large object V8 maps fresh, and one non-ASCII name (an accented
- * artist) makes all of it two bytes per character: at a million cards, decoding the frames to text
- * took 4.4-5.4 s and parsing 2.0-2.9 s; in pieces of up to 60 KB, 0.4-0.6 s and 1.4-2.0 s, the same
- * bytes (docs/benchmarks.md). JSON.stringify never writes a newline outside a string, and escapes
- * one inside a string, so a newline byte always ends a piece.
+ * artist) makes all of it two bytes per character: at a million cards, decoding whole frames took
+ * 4.9-5.0 s and parsing them 2.3-2.8 s; in pieces of 32 KB, 1.8-2.2 s and 1.5-2.2 s, the same
+ * records (`npm run bench:json-pieces`, docs/benchmarks.md). JSON.stringify never writes a newline
+ * outside a string, and escapes one inside a string, so a newline byte always ends a piece.
  *
  * @example
  *   for (const frame of catalogFrames(catalog)) writer.add(frame);

@@ -20,8 +20,9 @@
  * Layout (framed-file.ts, the frames made and parsed by catalog-frames.ts): a header (format, version,
  * catalog files hash, the files' stat, and the frames' count, bytes and SHA-1), then the frames: the small kinds and the rejects first, then the cards and the figures
  * in slices of SLICE records (no one buffer the size of the whole catalog is made on either side).
- * The cards, figures and users are UTF-8 JSON in their frames (as a string, one non-Latin-1 name made
- * v8 store a whole slice as UTF-16: twice the bytes), parsed with JSON.parse: it makes one
+ * The cards, figures and users are UTF-8 JSON in their frames, in pieces (catalog-frames.ts), kept
+ * as bytes (as a string, one non-Latin-1 name made v8 store a whole slice as UTF-16: twice the
+ * bytes) and parsed with JSON.parse: it makes one
  * string of each short value (a game, a set code, a date) as a load does, where v8.deserialize made a
  * new string for every field of every record, about 300 MB more at a million cards (measured).
  * The rest (the small kinds, the deflated record-log blocks) stay as v8 values.

@@ -73,7 +73,7 @@ export function createRecordLog<T>(from?: SavedRecordLog): RecordLog<T> {
         // one call instead of one per record (a JSON line holds no raw newline, so the newlines
         // between lines are exactly the separators). Not one per block: a block's 256 KB as one string
         // is a large object V8 maps anew, two bytes a character once one is not Latin-1; in pieces a
-        // walk took 0.6 of the time (docs/benchmarks.md).
+        // walk of the million-card catalog's logs took 0.4-0.7 of the time (docs/benchmarks.md).
         const bytes = inflateRawSync(blocks[i]);
         for (let from = 0; from < bytes.length; ) {
           let end = from + PIECE_BYTES >= bytes.length ? bytes.length : bytes.indexOf(NEWLINE, from + PIECE_BYTES);
