@@ -55,7 +55,10 @@ export function coalescedReads(packs: PackReader, at: ObjectPlaces): (a: number,
     const out: Buffer[] = [];
     let put = 0;
     for (let s = 0; s < spans.length; s += 4) {
-      const [i, j, start, end] = [spans[s], spans[s + 1], spans[s + 2], spans[s + 3]];
+      const i = spans[s];
+      const j = spans[s + 1];
+      const start = spans[s + 2];
+      const end = spans[s + 3];
       packs.readInto(at.pack(i), start, end - start, scratch, put);
       for (let k = i; k < j; k++) out.push(scratch.subarray(put + at.offset(k) - start, put + at.offset(k) - start + at.size(k)));
       put += end - start;
