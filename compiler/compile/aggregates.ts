@@ -30,6 +30,9 @@ import { DOCUMENT_RANGES } from '../bulk/document-ranges.js';
 import type { ProgressSink } from './progress.js';
 import type { PriceSummaries } from './index.js';
 
+/** A card with its position in the catalog's order (its price and token are read by it). */
+type PricedAt = PricedCard & { at: number };
+
 /** The oracle concepts' key range: only oracle documents are in it. */
 const ORACLE_RANGE = DOCUMENT_RANGES.oracle;
 
@@ -87,7 +90,8 @@ export async function renderAggregates(
   // found from those cards (a 1% price change renders 1% of them): whether a group is unchanged is
   // then one look-up, not one per card of the catalog.
   const touched = changed === null ? null : touchedGroups(catalog, prices.rendered.card);
-  const cardRefs = (cards: readonly PricedCard[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id }));
+  // A card's token by its position in the catalog's order (price-table.ts), not looked up by id.
+  const cardRefs = (cards: readonly PricedAt[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id, token: cardPrices.token?.(p.at) }));
   let keptUnchanged = 0;
   // Documents made from unchanged entities are kept together, one statement per key range, once the
   // range's other documents are written (keepRange: the range holds nothing else, and the count of
@@ -131,7 +135,7 @@ export async function renderAggregates(
   // The cards are grouped by their position in the catalog's order, whose prices are read by
   // position (summaries.ts CatalogInOrder: one look-up by id per card for every group and feed).
   const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
-  const priced = (i: number): PricedCard => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null });
+  const priced = (i: number): PricedAt => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null, at: i });
 
   // One pass over the cards groups them by set and by oracle concept. The price summaries are made
   // for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
@@ -154,7 +158,7 @@ export async function renderAggregates(
   // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
   // unchanged catalog, one none of whose printings changed is kept (looked up many at a time).
   const putOracle = (oracleId: string, printings: readonly number[]) =>
-    sink.putFromCards(oracleKey(oracleId), printings.map((i) => cardAt[i].id), () =>
+    sink.putFromCards(oracleKey(oracleId), printings.map((i) => ({ id: cardAt[i].id, token: cardPrices.token?.(i) })), () =>
       renderOracle({
         oracleId,
         printings: printings.map((i) => {
@@ -225,14 +229,20 @@ export async function renderAggregates(
   await keepDeferred('artist');
 
   const figuresBySeries = new Map<string, PricedFigure[]>();
+  const figureRefsBySeries = new Map<string, EntityRef[]>();
   figureAt.forEach((figure, i) => {
     let list = figuresBySeries.get(figure.seriesId);
-    if (!list) figuresBySeries.set(figure.seriesId, (list = []));
+    let refs = figureRefsBySeries.get(figure.seriesId);
+    if (!list || !refs) {
+      figuresBySeries.set(figure.seriesId, (list = []));
+      figureRefsBySeries.set(figure.seriesId, (refs = []));
+    }
     list.push({ figure, summary: figurePrices.get(i) ?? null });
+    refs.push({ entity: 'figure', id: figure.id, token: figurePrices.token?.(i) });
   });
   for (const series of catalog.figureSeries.values()) {
     const figures = figuresBySeries.get(series.id) ?? [];
-    const refs = figures.map((f): EntityRef => ({ entity: 'figure', id: f.figure.id }));
+    const refs = figureRefsBySeries.get(series.id) ?? [];
     const render = () => putListFrom({ kind: 'series', id: series.id }, sink.inputOf('series', [series], refs), () => renderSeriesPages(series, figures));
     if (!keepListLater('series', (page) => listPageKey({ kind: 'series', id: series.id }, page), figures.length, unchanged(() => refs), render)) {
       progress.advance(render());

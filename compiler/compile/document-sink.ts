@@ -38,6 +38,12 @@ export type EntityTokens = (entity: 'card' | 'figure', id: string) => string | u
 export interface EntityRef {
   entity: 'card' | 'figure';
   id: string;
+  /**
+   * Its token, when the caller has it at hand (read by position: price-table.ts `inOrder`); looked
+   * up by id otherwise. At a million cards the look-ups by id for the set and artist pages' inputs
+   * were about 2.6 s of the main thread (docs/benchmarks.md).
+   */
+  token?: string;
 }
 
 /**
@@ -50,9 +56,10 @@ export interface DocumentSink {
   put(key: string, doc: unknown): void;
   /**
    * `render()` at `key` unless the cards it is made from (and nothing else) are the same as for the
-   * previous snapshot's object, which is then re-used without rendering. `cardIds` in any order.
+   * previous snapshot's object, which is then re-used without rendering. `cards` in any order, each
+   * with its token when the caller has it (EntityRef).
    */
-  putFromCards(key: string, cardIds: readonly string[], render: () => unknown): void;
+  putFromCards(key: string, cards: readonly { id: string; token?: string }[], render: () => unknown): void;
   /**
    * The input of a document made from `records` (stable JSON of everything it reads that is not an
    * entity) and the entities `refs`: feed it to `putFrom` / `putPagesFrom`. An entity not in the
@@ -113,6 +120,9 @@ export interface DocumentSink {
  * `fingerprint(...parts)` of string parts, hashed in one update: the same hash (fingerprint ends
  * every part with a NUL), without one hash call per part of a list of hundreds of entities.
  */
+/** By id in UTF-16 code unit order (what `Array.prototype.sort` gives strings). */
+const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
 }
@@ -187,11 +197,11 @@ export function createDocumentSink(
       const input = fingerprint(codeHash, json);
       if (!reused(key, input)) write(key, json, input);
     },
-    putFromCards(key, cardIds, render) {
+    putFromCards(key, cards, render) {
       // The ids are sorted so the fingerprint does not depend on the catalog's order.
       const parts: string[] = [codeHash, 'cards:'];
-      for (const id of [...cardIds].sort()) {
-        const input = entityInput({ entity: 'card', id });
+      for (const { id, token } of [...cards].sort(byId)) {
+        const input = token ?? entityInput({ entity: 'card', id });
         if (input === undefined) throw new Error(`${key} is made from card ${id}, which has no recorded input`);
         parts.push(id, input);
       }
@@ -201,7 +211,7 @@ export function createDocumentSink(
     inputOf(tag, records, refs) {
       const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
       for (const r of records) parts.push(recordJson(r));
-      for (const ref of refs) parts.push(ref.entity, ref.id, entityInput(ref) ?? '-');
+      for (const ref of refs) parts.push(ref.entity, ref.id, ref.token ?? entityInput(ref) ?? '-');
       return joinedFingerprint(parts);
     },
     putFrom(key, input, render) {

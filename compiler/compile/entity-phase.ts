@@ -114,8 +114,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const linesPath = p.previousDir === null ? null : join(p.previousDir, PRICE_LINES_FILE);
   const stored = linesPath === null ? NO_STORED_PRICE_LINES : openPriceLines(linesPath, await (p.scannedLines ?? scanPriceLines(linesPath, version)));
   const summaries: PriceSummaries = {
-    cards: createPriceTable(),
-    figures: createPriceTable(),
+    // Slot i is entity i of the catalog's order: the aggregates read prices and tokens by position.
+    cards: createPriceTable(catalog.cards.keys()),
+    figures: createPriceTable(catalog.figures.keys()),
     sparklinePoints: new Map(),
     range: null,
     rendered: { card: [], figure: [], onlyPrices: true },

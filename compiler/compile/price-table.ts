@@ -17,6 +17,10 @@
  * previousCents or velocity as NaN (neither is ever NaN when present: summarizePrices), the day as
  * the index of its string in a list of the distinct days (most series end on one of a few).
  *
+ * Made with the catalog's ids (`createPriceTable(catalog.cards.keys())`), the table gives entity i of
+ * the catalog's order slot i before any line is read: the aggregates, which walk the catalog in that
+ * order, then read each entity's price and token by position (`inOrder`), with no look-up by id.
+ *
  * @example
  *   const prices = createPriceTable();
  *   prices.lines().set(card.id, 17);     // the stream's duplicate check: first seen on line 17
@@ -48,8 +52,10 @@ const NO_LINE = 0;
 /** No LatestPrice in the slot. */
 const NO_DAY = -1;
 
-export function createPriceTable(): PriceTable {
+export function createPriceTable(order: Iterable<string> = []): PriceTable {
   const slots = new Map<string, number>();
+  /** The ids given slots 0..n-1 up front, in order (`order`). */
+  const ordered: string[] = [];
   const days: string[] = [];
   const dayIndex = new Map<string, number>();
   let capacity = 0;
@@ -84,6 +90,12 @@ export function createPriceTable(): PriceTable {
     }
     return s;
   };
+  // Slots 0..n-1 for the catalog's order (an id given twice keeps its first slot).
+  for (const id of order) {
+    if (slots.has(id)) continue;
+    slotOf(id);
+    ordered.push(id);
+  }
   const marks: LineMarks = {
     get(id) {
       const s = slots.get(id);
@@ -120,14 +132,15 @@ export function createPriceTable(): PriceTable {
     },
     get: (id) => latestAt(slots.get(id)),
     inOrder(ids) {
-      // Each position's slot, -1 for an id without a LatestPrice: the only look-ups by id. Made once
-      // every price is set (the aggregates): an id priced after this is not seen.
-      const at = new Int32Array(ids.length);
-      for (let i = 0; i < ids.length; i++) {
-        const s = slots.get(ids[i]);
-        at[i] = s === undefined || day[s] === NO_DAY ? -1 : s;
+      // The order the table was made with: position i is slot i, nothing looked up.
+      if (sameIds(ids, ordered)) {
+        return { get: (i) => latestAt(i), has: (i) => day[i] !== NO_DAY, token: (i) => tokens[i] };
       }
-      return { get: (i) => latestAt(at[i]), has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY };
+      // Each position's slot, -1 for an id the table has no slot for: the only look-ups by id. Made
+      // once every price and token is set (the aggregates): an id seen after this is not.
+      const at = new Int32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) at[i] = slots.get(ids[i]) ?? -1;
+      return { get: (i) => latestAt(at[i]), has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY, token: (i) => (at[i] < 0 ? undefined : tokens[at[i]]) };
     },
     set(id, latest) {
       const s = slotOf(id);
@@ -153,4 +166,14 @@ export function createPriceTable(): PriceTable {
       return s === undefined ? undefined : tokens[s];
     },
   };
+}
+
+/**
+ * Whether `ids` are `ordered`, id for id. The catalog's order is given twice as the same strings (the
+ * keys of its map are its records' ids), so each comparison is one of identity.
+ */
+function sameIds(ids: readonly string[], ordered: readonly string[]): boolean {
+  if (ids.length !== ordered.length) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== ordered[i]) return false;
+  return true;
 }

@@ -9,8 +9,8 @@ import { paginate } from './paginate.js';
 import { cardSummary, type CardSummary, type PricedCard } from './summaries.js';
 
 /** A set's cards in page order, and the asOf every page of the set carries. */
-export interface OrderedSet {
-  cards: PricedCard[];
+export interface OrderedSet<T extends PricedCard = PricedCard> {
+  cards: T[];
   asOf: string | null;
 }
 
@@ -18,7 +18,7 @@ export interface OrderedSet {
  * Items sorted by collector number in natural order ("2" < "10" < "10a"), then id.
  * asOf: the latest of the set's release, the cards' addedAt and their price dates.
  */
-export function orderSetCards(set: SetRecord, cards: readonly PricedCard[]): OrderedSet {
+export function orderSetCards<T extends PricedCard>(set: SetRecord, cards: readonly T[]): OrderedSet<T> {
   const keyed = cards.map((c) => ({ c, key: naturalKey(c.card.number) }));
   keyed.sort((x, y) => compareNaturalKeys(x.key, y.key) || compareText(x.c.card.id, y.c.card.id));
   let asOf: string | null = set.releasedAt;

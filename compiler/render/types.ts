@@ -48,6 +48,11 @@ export interface PriceLookup {
 export interface PricesInOrder {
   get(i: number): LatestPrice | undefined;
   has(i: number): boolean;
+  /**
+   * The token of the input the compile recorded for the entity at `i` (compile/price-table.ts), when
+   * the lookup records them; undefined otherwise.
+   */
+  token?(i: number): string | undefined;
 }
 
 /** One alternate-currency conversion with its provenance (API.md §2.2). */

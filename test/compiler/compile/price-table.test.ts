@@ -116,4 +116,29 @@ describe('price table', () => {
     expect(inOrder.get(0)).toEqual(latest({ lastCents: 7, previousCents: null, velocity24h: null, synthetic: true }));
     expect(inOrder.get(ids.length)).toBeUndefined();
   });
+
+  it('made with the catalog\'s order, gives entity i slot i: prices and tokens by position equal those by id, across growth', () => {
+    const n = 3000;
+    const order = Array.from({ length: n }, (_, i) => `c${i}`);
+    const t = createPriceTable(order);
+    // Lines, prices and tokens arrive in another order than the catalog's (the price file's).
+    for (let i = n - 1; i >= 0; i -= 2) t.lines().set(`c${i}`, n - i);
+    for (let i = 0; i < n; i += 3) t.setTokenAt(t.set(`c${i}`, latest({ lastCents: i })), `priced-${i}`);
+    for (let i = 1; i < n; i += 3) t.setToken(`c${i}`, `unpriced-${i}`);
+    // Given again: the same strings, so each position is compared by identity.
+    const inOrder = t.inOrder!(order);
+    for (let i = 0; i < n; i++) {
+      const id = order[i];
+      expect([inOrder.get(i), inOrder.has(i), inOrder.token!(i)], id).toEqual([t.get(id), t.has(id), t.token(id)]);
+    }
+    expect([inOrder.token!(0), inOrder.token!(1), inOrder.token!(2), inOrder.get(3)?.lastCents]).toEqual(['priced-0', 'unpriced-1', undefined, 3]);
+    // An entity the catalog lacks gets a slot after the catalog's; another list of ids is looked up by id.
+    t.setTokenAt(t.set('stray', latest({ lastCents: 5 })), 'stray-token');
+    const other = t.inOrder!(['c3', 'stray', 'never']);
+    expect([other.get(0)?.lastCents, other.token!(0), other.get(1)?.lastCents, other.token!(1), other.has(2), other.token!(2)]).toEqual([3, 'priced-3', 5, 'stray-token', false, undefined]);
+    // A list as long as the catalog's but not its order is looked up by id too.
+    const reversed = [...order].reverse();
+    const back = t.inOrder!(reversed);
+    expect([back.get(n - 1)?.lastCents, back.token!(n - 1), back.token!(n - 2)]).toEqual([0, 'priced-0', 'unpriced-1']);
+  });
 });
