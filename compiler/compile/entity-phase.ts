@@ -142,6 +142,20 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const sparklines = createSparklinePoints();
   const seriesJson = new Map<string, string>();
 
+  // The catalog's records in its order: entity i is in slot i of its price table (price-table.ts).
+  const inOrder = { card: [...catalog.cards.values()] as { id: string; watchers: number }[], figure: [...catalog.figures.values()] as { id: string; watchers: number }[] };
+  /**
+   * The slot stored with a known line when its entity is there (price-line-store.ts: with the
+   * previous compile's catalog files, the place is the same), else -1 (looked up by id).
+   */
+  const storedSlot = (hit: KnownPriceLine): number => {
+    const order = inOrder[hit.entity];
+    const s = hit.slot;
+    return s >= 0 && s < order.length && order[s].id === hit.id ? s : -1;
+  };
+  /** The slot of the entity `handle` was last called for when it has a price (stored with its line), else -1. */
+  let handledSlot = -1;
+
   // With the previous compile's catalog files, a line the previous snapshot stored unchanged means an
   // unchanged entity: its input is the one stored with the line (record, set or series and renderer
   // code from the same files and code; the same raw line; the same FX quotes for the same last day).
@@ -159,14 +173,17 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const prices = entity === 'card' ? summaries.cards : summaries.figures;
     let slot = -1;
     if (latest) {
-      const record = (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
-      // The slot the price stream made for the entity's line (price-table.ts).
-      slot = prices.set(id, latest);
+      // The entity's slot, when the stream had it from the stored line; else looked up by id.
+      const at = line === null ? -1 : line.slot;
+      const record = at >= 0 ? inOrder[entity][at] : (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
+      if (at >= 0) prices.setAt((slot = at), latest);
+      else slot = prices.set(id, latest);
       if (sparklines.admits(entity, id, record.watchers)) sparklines.offer(entity, id, record.watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
       // The quotes of a day are looked up once (most series end on one of a few days).
       fxPart = fxByDate.get(latest.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(latest.lastDate, (fxPart = fxFingerprint(fx, latest.lastDate)));
     }
+    handledSlot = slot;
     const previousToken = shortcut ? line?.known?.input : undefined;
     if (previousToken !== undefined) {
       // Nothing fingerprinted, looked up, rendered or written: the previous rows stay as they are.
@@ -252,7 +269,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const priced: PricedEntities = { card: summaries.cards.lines(), figure: summaries.figures.lines() };
     const known = (key: string, size: number) => stored.get(key, size);
     // With the previous compile's catalog files, a stored line was accepted against these very records.
-    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog })) {
+    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog, slotOf: storedSlot })) {
       const hit = line.known;
       const facts = hit === null ? priceLineFacts(line.record!) : null;
       let input: string;
@@ -264,9 +281,10 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
         summaries.range = mergePriceRange(summaries.range, facts!.range);
         input = await handle(line.entity, line.id, line, latestOf(facts!.summary), facts!.summary);
       }
-      // A stored line whose entity kept its input is stored again as it was: same bytes, not encoded again.
-      if (hit !== null && hit.input === input) priceLines.addEncoded(hit);
-      else priceLines.add({ key: line.key, input, bytes: line.size, facts: facts ?? factsOfDecoded(hit!) });
+      // A stored line whose entity kept its input and slot is stored again as it was: same bytes, not
+      // encoded again.
+      if (hit !== null && hit.input === input && hit.slot === handledSlot) priceLines.addEncoded(hit);
+      else priceLines.add({ key: line.key, input, bytes: line.size, slot: handledSlot, facts: facts ?? factsOfDecoded(hit!) });
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();

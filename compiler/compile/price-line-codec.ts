@@ -5,7 +5,8 @@
  *
  * Per line, little-endian: key (27 ASCII bytes, base64url SHA-1), input (24 ASCII bytes: the token
  * of its entity's input fingerprint, object-table.ts entityToken), bytes (u32: the line's length in bytes), entity (u8: 0 card,
- * 1 figure), flags (u8, below), id length (u16) and id (UTF-8), then `end`, range `from` and `to`
+ * 1 figure), flags (u8, below), id length (u16), slot (u32: the entity's place in the catalog's order,
+ * compile/price-table.ts; NULL_U32 for none) and id (UTF-8), then `end`, range `from` and `to`
  * (10 ASCII bytes each, when present), then the summary when present: lastDate (10 bytes), velocity
  * (f64, when present), the count of recentDaily (u8), then lastCents, previousCents (when present)
  * and recentDaily as u32 (null: 0xFFFFFFFF) or, with WIDE, as f64 (null: NaN). Velocity as f64 keeps
@@ -44,8 +45,11 @@ function flagsOf(f: PriceLineFacts): number {
   return flags;
 }
 
+/** Bytes of a line before its id: key, input, bytes, entity, flags, id length and slot. */
+const HEAD_BYTES = KEY_BYTES + INPUT_BYTES + 4 + 1 + 1 + 2 + 4;
+
 function sizeOf(line: StoredPriceLine, flags: number): number {
-  let n = KEY_BYTES + INPUT_BYTES + 4 + 1 + 1 + 2 + Buffer.byteLength(line.facts.id);
+  let n = HEAD_BYTES + Buffer.byteLength(line.facts.id);
   if (flags & END) n += DAY_BYTES;
   if (flags & RANGE) n += 2 * DAY_BYTES;
   if (flags & SUMMARY) {
@@ -150,6 +154,7 @@ function writeLine(buf: Buffer, o: number, line: StoredPriceLine, fl: number): n
   o = buf.writeUInt8(fl, o);
   const idBytes = Buffer.byteLength(f.id);
   o = buf.writeUInt16LE(idBytes, o);
+  o = buf.writeUInt32LE(line.slot >= 0 && line.slot < NULL_U32 ? line.slot : NULL_U32, o);
   o += buf.write(f.id, o, idBytes, 'utf8');
   if (fl & END) day(f.end!);
   if (fl & RANGE) {
@@ -178,7 +183,7 @@ export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
   for (let o = 0; o < buf.length; ) {
     const d = decodePriceLineAt(buf, view, o);
     if (d === null) return null;
-    lines.push({ key: d.key, input: d.input, bytes: d.bytes, facts: factsOfDecoded(d) });
+    lines.push({ key: d.key, input: d.input, bytes: d.bytes, slot: d.slot, facts: factsOfDecoded(d) });
     o = d.next;
   }
   return lines;
@@ -193,6 +198,8 @@ export function decodePriceLines(buf: Buffer): StoredPriceLine[] | null {
  * measurable part of the collector's work (docs/benchmarks.md).
  */
 export interface DecodedPriceLine extends PriceLineIdentity {
+  /** The slot stored with the line (StoredPriceLine.slot), -1 for none. */
+  slot: number;
   range: PriceRange;
   latest: LatestPrice | null;
   key: string;
@@ -243,10 +250,10 @@ export function factsOfDecoded(d: DecodedPriceLine): PriceLineFacts {
  */
 export function skipPriceLineAt(buf: Buffer, view: DataView, o: number): number {
   const n = buf.length;
-  if (o + KEY_BYTES + INPUT_BYTES + 8 > n) return -1;
+  if (o + HEAD_BYTES > n) return -1;
   o += KEY_BYTES + INPUT_BYTES;
   const fl = buf[o + 5];
-  o += 8 + view.getUint16(o + 6, true);
+  o += HEAD_BYTES - KEY_BYTES - INPUT_BYTES + view.getUint16(o + 6, true);
   o += (((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0)) * DAY_BYTES;
   if (fl & SUMMARY) {
     o += DAY_BYTES + ((fl & VELOCITY) ? 8 : 0);
@@ -267,7 +274,7 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): Decod
   const n = buf.length;
   const start = o;
   // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
-  if (o + KEY_BYTES + INPUT_BYTES + 8 > n) return null;
+  if (o + HEAD_BYTES > n) return null;
   const key = buf.toString('latin1', o, o + KEY_BYTES);
   o += KEY_BYTES;
   const input = buf.toString('latin1', o, o + INPUT_BYTES);
@@ -276,7 +283,8 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): Decod
   const entityCode = buf[o + 4];
   const fl = buf[o + 5];
   const idBytes = view.getUint16(o + 6, true);
-  o += 8;
+  const storedSlot = view.getUint32(o + 8, true);
+  o += 12;
   if (entityCode > 1 || fl >= 128 || o + idBytes > n) return null;
   const id = buf.toString('utf8', o, o + idBytes);
   o += idBytes;
@@ -336,7 +344,7 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): Decod
     latest = { lastDate, lastCents, previousCents, velocity24h, synthetic: (fl & SYNTHETIC) !== 0 };
   } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
   return {
-    entity: entityCode === 0 ? 'card' : 'figure', id, end, range, latest, key, input, bytes, chunk: buf, start, next: o,
+    entity: entityCode === 0 ? 'card' : 'figure', id, slot: storedSlot === NULL_U32 ? -1 : storedSlot, end, range, latest, key, input, bytes, chunk: buf, start, next: o,
     recentAt, recentCount, recentWide: wide,
   };
 }

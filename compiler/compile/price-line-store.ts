@@ -43,7 +43,7 @@ import { codeFiles } from './code-version.js';
 import { createKeyIndex, keyIndexOf, type KeyIndex, type KeyIndexParts } from './price-line-keys.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/4';
+const STORE_FORMAT = 'price-lines/5';
 
 /** The file in a snapshot folder. */
 export const PRICE_LINES_FILE = 'price-lines.sqlite';
@@ -72,6 +72,12 @@ export interface StoredPriceLine {
   input: string;
   /** The line's length in bytes (a second check beside its hash). */
   bytes: number;
+  /**
+   * Its entity's slot in that compile's price table, which is the entity's place in the catalog's
+   * order (price-table.ts), or -1 for none: with the same catalog files the next compile claims and
+   * prices the entity there, with no look-up by id (entity-phase.ts `slotOf`).
+   */
+  slot: number;
   facts: PriceLineFacts;
 }
 

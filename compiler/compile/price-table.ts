@@ -33,6 +33,8 @@ import type { LineMarks } from '../source/index.js';
 export interface PriceTable extends PriceLookup {
   /** Sets (or replaces) an entity's price; returns its slot (for setTokenAt). */
   set(id: string, latest: LatestPrice): number;
+  /** `set` for the entity in `slot` (one the table gave: made with the catalog's order, or by `set`). */
+  setAt(slot: number, latest: LatestPrice): void;
   /** The line numbers, in the same slots. */
   lines(): LineMarks;
   /**
@@ -107,12 +109,25 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
       line[s] = lineNo;
     },
     claim(id, lineNo) {
-      const s = slotOf(id);
-      if (line[s] !== NO_LINE) return line[s];
-      line[s] = lineNo;
-      return undefined;
+      return claimAt(slotOf(id), lineNo);
     },
+    claimAt: (s, lineNo) => claimAt(s, lineNo),
   };
+  function claimAt(s: number, lineNo: number): number | undefined {
+    if (line[s] !== NO_LINE) return line[s];
+    line[s] = lineNo;
+    return undefined;
+  }
+  function setAt(s: number, latest: LatestPrice): void {
+    let d = dayIndex.get(latest.lastDate);
+    if (d === undefined) dayIndex.set(latest.lastDate, (d = days.push(latest.lastDate) - 1));
+    if (day[s] === NO_DAY) priced++;
+    day[s] = d;
+    last[s] = latest.lastCents;
+    previous[s] = latest.previousCents ?? NaN;
+    velocity[s] = latest.velocity24h ?? NaN;
+    synthetic[s] = latest.synthetic ? 1 : 0;
+  }
 
   /** The LatestPrice in slot `s` (made when asked: it dies young), or undefined for none. */
   const latestAt = (s: number | undefined): LatestPrice | undefined => {
@@ -144,16 +159,10 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     },
     set(id, latest) {
       const s = slotOf(id);
-      let d = dayIndex.get(latest.lastDate);
-      if (d === undefined) dayIndex.set(latest.lastDate, (d = days.push(latest.lastDate) - 1));
-      if (day[s] === NO_DAY) priced++;
-      day[s] = d;
-      last[s] = latest.lastCents;
-      previous[s] = latest.previousCents ?? NaN;
-      velocity[s] = latest.velocity24h ?? NaN;
-      synthetic[s] = latest.synthetic ? 1 : 0;
+      setAt(s, latest);
       return s;
     },
+    setAt: (s, latest) => setAt(s, latest),
     lines: () => marks,
     setToken(id, token) {
       tokens[slotOf(id)] = token;

@@ -49,6 +49,8 @@ export interface PriceLine<K extends PriceLineIdentity = PriceLineIdentity> {
   record: PriceSeriesRecord | null;
   /** What `known` returned for the line, or null when it was parsed. */
   known: K | null;
+  /** The entity's slot in `seen` when StreamPricesOptions.slotOf gave it (a known line), else -1. */
+  slot: number;
   /**
    * `fingerprint(key, ...more)` of snapshots/codec.ts: the line's part of its entity's input. The
    * key stands for the bytes (SHA-1 of them), so the line is not hashed twice.
@@ -65,6 +67,8 @@ export interface LineMarks {
    * (and `lineNo` is recorded). Optional: the stream uses it for lines it need not check further.
    */
   claim?(id: string, lineNo: number): number | undefined;
+  /** `claim` for the entity in `slot` (StreamPricesOptions.slotOf): no look-up by id. */
+  claimAt?(slot: number, lineNo: number): number | undefined;
 }
 
 /** The line number of each entity's accepted series, by entity and id. */
@@ -89,6 +93,12 @@ export interface StreamPricesOptions<K extends PriceLineIdentity> {
    * per line in the million-entry map of cards).
    */
   knownAccepted?: boolean;
+  /**
+   * With `knownAccepted`, the slot of a known line's entity in `seen` (its place in the catalog the
+   * line was stored from, which is this one), or -1 when it has none: its duplicate check is then a
+   * claim at that slot (LineMarks.claimAt), with no look-up by id in a million-entry map.
+   */
+  slotOf?: (hit: K) => number;
 }
 
 /** The last day of a series, as the asOf check reads it (null for an empty series). */
@@ -144,6 +154,7 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
     return null;
   };
   const knownAccepted = options.knownAccepted === true;
+  const slotOf = knownAccepted ? options.slotOf : undefined;
 
   for await (const line of source.lineBytes('prices')) {
     count += 1;
@@ -154,9 +165,15 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
       const key = hash('sha1', bytes, 'base64url');
       const hit = known?.(key, bytes.length);
       if (hit !== undefined) {
-        reason = reasonFor(hit, line.lineNo, knownAccepted);
+        const slot = slotOf?.(hit) ?? -1;
+        const marks = seen[hit.entity];
+        if (slot >= 0 && marks.claimAt !== undefined && late[hit.entity].size === 0) {
+          // reasonFor of a checked line, by slot.
+          const first = marks.claimAt(slot, line.lineNo);
+          reason = first === undefined ? null : duplicate(hit, first);
+        } else reason = reasonFor(hit, line.lineNo, knownAccepted);
         if (reason === null) {
-          yield priceLine(hit.entity, hit.id, bytes, null, key, null, hit);
+          yield priceLine(hit.entity, hit.id, bytes, null, key, null, hit, slot);
           continue;
         }
       } else {
@@ -184,9 +201,9 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
 }
 
 function priceLine<K extends PriceLineIdentity>(
-  entity: 'card' | 'figure', id: string, bytes: Buffer, text: string | null, key: string, record: PriceSeriesRecord | null, known: K | null,
+  entity: 'card' | 'figure', id: string, bytes: Buffer, text: string | null, key: string, record: PriceSeriesRecord | null, known: K | null, slot = -1,
 ): PriceLine<K> {
-  return new StreamedPriceLine(entity, id, bytes, text, key, record, known);
+  return new StreamedPriceLine(entity, id, bytes, text, key, record, known, slot);
 }
 
 /**
@@ -204,6 +221,7 @@ class StreamedPriceLine<K extends PriceLineIdentity> implements PriceLine<K> {
     readonly key: string,
     readonly record: PriceSeriesRecord | null,
     readonly known: K | null,
+    readonly slot: number,
   ) {
     this.size = bytes.length;
   }

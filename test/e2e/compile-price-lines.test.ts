@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestEntries, manifestHeader } from '../helpers/snapshot-files.js';
 import { OBJECT_INDEX_FILE, SEARCH_DB_FILE } from '../../snapshots/keys.js';
-import { PRICE_LINES_FILE } from '../../compiler/compile/price-line-store.js';
+import { PRICE_LINES_FILE, type StoredPriceLine } from '../../compiler/compile/price-line-store.js';
+import { decodePriceLines } from '../../compiler/compile/price-line-codec.js';
 
 let catalog: string;
 
@@ -84,6 +85,17 @@ async function expectSameAsFull(cat: string, root: string) {
   return incremental;
 }
 
+/** Every line of the current snapshot's stored price lines, decoded, in stored order. */
+function storedLines(root: string): StoredPriceLine[] {
+  const db = new Database(join(root, currentId(root)!, PRICE_LINES_FILE), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT lines FROM price_lines ORDER BY chunk').all() as { lines: Buffer }[];
+    return rows.flatMap((r) => decodePriceLines(r.lines)!);
+  } finally {
+    db.close();
+  }
+}
+
 /** Runs SQL on the current snapshot's stored price lines (to age or damage them). */
 function onStore(root: string, sql: (db: Database.Database) => void, file: string = PRICE_LINES_FILE): void {
   const db = new Database(join(root, currentId(root)!, file));
@@ -143,6 +155,38 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     const reasons = skipped(r);
     expect(reasons.some((l) => l.includes(`refers to unknown card ${removed}`))).toBe(true);
     expect(reasons.filter((l) => l.includes('duplicate price series'))).toHaveLength(2);
+  });
+
+  it('when the cards are put in another order then each stored line gets its entity\'s new place, and the next price change, read by place, equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const cardsFile = join(cat, 'cards.ndjson');
+    const cards = readFileSync(cardsFile, 'utf8').split('\n').filter((l) => l.length > 0);
+    writeFileSync(cardsFile, [...cards].reverse().join('\n') + '\n');
+    // Not the same catalog files: every line is still taken from the store, and those whose place
+    // moved are stored again with the new one (the card's input is the same).
+    const moved = await expectSameAsFull(cat, root);
+    expect(reusedOf(moved.stderr)!.reused).toBe(priceLines(cat).length);
+    const places = new Map<string, number>();
+    for (const file of ['cards.ndjson', 'figures.ndjson']) {
+      readFileSync(join(cat, file), 'utf8').split('\n').filter((l) => l.length > 0).forEach((l, i) => places.set(`${file === 'cards.ndjson' ? 'card' : 'figure'} ${JSON.parse(l).id}`, i));
+    }
+    const stored = storedLines(root);
+    expect(stored.length).toBe(priceLines(cat).length);
+    for (const l of stored) {
+      // A line without a price stores no place (its entity is looked up by id).
+      const expected = l.facts.summary === null ? -1 : places.get(`${l.facts.entity} ${l.facts.id}`);
+      expect(l.slot, `${l.facts.entity} ${l.facts.id}`).toBe(expected);
+    }
+    // Only prices change now: the stored catalog is taken and known lines are read by their place.
+    const lines = priceLines(cat);
+    writePriceLines(cat, lines.map((l, i) => {
+      if (i % 50 !== 0) return l;
+      const rec = JSON.parse(l);
+      rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + 11;
+      return JSON.stringify(rec);
+    }));
+    const r = await expectSameAsFull(cat, root);
+    expect(r.stderr).toContain('taken from that snapshot\'s stored catalog');
   });
 
   it('when only prices changed and a stored line is duplicated then the copy is rejected as in a full compile, though its catalog checks are skipped', async () => {

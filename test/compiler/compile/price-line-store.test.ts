@@ -21,12 +21,14 @@ afterAll(() => {
 const key = (n: number) => createHash('sha1').update(`line ${n}`).digest('base64url');
 /** A 24-character input token of the line's entity, different for every line. */
 const token = (n: number) => `t${String(n).padStart(23, '0')}`;
-const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, facts: priceLineFacts(record) });
+/** Its entity's slot: none for every fifth line, else one past 16 bits for some. */
+const slotOf = (n: number) => (n % 5 === 4 ? -1 : (n * 70_001) % 0xffff_fff0);
+const line = (n: number, record: PriceSeriesRecord): StoredPriceLine => ({ key: key(n), input: token(n), bytes: 100 + n, slot: slotOf(n), facts: priceLineFacts(record) });
 /** What the store gives back for a line: its facts and its entity's input token. */
 // `encoded`: the line's own bytes in its chunk, as the codec writes it alone.
-const knownOf = (l: StoredPriceLine) => ({ ...l.facts, key: l.key, input: l.input, encoded: encodePriceLines([l]) });
+const knownOf = (l: StoredPriceLine) => ({ ...l.facts, key: l.key, input: l.input, slot: l.slot, encoded: encodePriceLines([l]) });
 /** A stored line as knownOf describes it: `encoded` is its bytes in its chunk. */
-const seen = (k: KnownPriceLine | undefined) => k && { ...factsOfDecoded(k), key: k.key, input: k.input, encoded: k.chunk.subarray(k.start, k.next) };
+const seen = (k: KnownPriceLine | undefined) => k && { ...factsOfDecoded(k), key: k.key, input: k.input, slot: k.slot, encoded: k.chunk.subarray(k.start, k.next) };
 
 const LINES: StoredPriceLine[] = [
   line(1, { entity: 'card', id: 'mtg-lea-1', start: '2026-10-01', usdCents: [100, 200, null, 250] }),
