@@ -290,8 +290,12 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     summaries.sparklinePoints = sparklines.points();
     if (stored.size > 0) p.progress.note(`price lines: ${summaries.priceLinesReused} of ${summaries.priceLines} unchanged, taken from the previous snapshot without parsing`);
     if (reusedByLine > 0) p.progress.note(`cards and figures: ${reusedByLine} re-used with the input stored beside their unchanged price line (the catalog files are the previous snapshot's)`);
-    for (const id of catalog.cards.keys()) if (priced.card.get(id) === undefined) await handle('card', id, null, null, null);
-    for (const id of catalog.figures.keys()) if (priced.figure.get(id) === undefined) await handle('figure', id, null, null, null);
+    // The entities without a price line, found by place (a look-up by id per entity was about 1.4 s
+    // of a million-card profile).
+    for (const [entity, table] of [['card', summaries.cards], ['figure', summaries.figures]] as const) {
+      const records = inOrder[entity];
+      for (let i = 0; i < records.length; i++) if (!table.hasLineAt(i)) await handle(entity, records[i].id, null, null, null);
+    }
     await decide();
     await flush();
     p.progress.advance(reused % BATCH);

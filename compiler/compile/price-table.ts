@@ -46,6 +46,8 @@ export interface PriceTable extends PriceLookup {
   setTokenAt(slot: number, token: string): void;
   /** The token recorded for `id`; undefined for an entity the compile did not see. */
   token(id: string): string | undefined;
+  /** Whether the entity in `slot` has a line recorded (`lines()`), read by place. */
+  hasLineAt(slot: number): boolean;
 }
 
 const FIRST_CAPACITY = 1024;
@@ -170,6 +172,7 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     setTokenAt(slot, token) {
       tokens[slot] = token;
     },
+    hasLineAt: (s) => s >= 0 && s < slots.size && line[s] !== NO_LINE,
     token(id) {
       const s = slots.get(id);
       return s === undefined ? undefined : tokens[s];

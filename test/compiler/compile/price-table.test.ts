@@ -132,6 +132,9 @@ describe('price table', () => {
       expect([inOrder.get(i), inOrder.has(i), inOrder.token!(i)], id).toEqual([t.get(id), t.has(id), t.token(id)]);
     }
     expect([inOrder.token!(0), inOrder.token!(1), inOrder.token!(2), inOrder.get(3)?.lastCents]).toEqual(['priced-0', 'unpriced-1', undefined, 3]);
+    // Lines by place: the same as by id; none past the slots.
+    for (let i = 0; i < n; i++) expect(t.hasLineAt(i), order[i]).toBe(t.lines().get(order[i]) !== undefined);
+    expect([t.hasLineAt(n - 1), t.hasLineAt(n - 2), t.hasLineAt(n), t.hasLineAt(-1)]).toEqual([true, false, false, false]);
     // An entity the catalog lacks gets a slot after the catalog's; another list of ids is looked up by id.
     t.setTokenAt(t.set('stray', latest({ lastCents: 5 })), 'stray-token');
     const other = t.inOrder!(['c3', 'stray', 'never']);
