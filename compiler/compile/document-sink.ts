@@ -120,12 +120,12 @@ export interface DocumentSink {
  * `fingerprint(...parts)` of string parts, hashed in one update: the same hash (fingerprint ends
  * every part with a NUL), without one hash call per part of a list of hundreds of entities.
  */
-/** By id in UTF-16 code unit order (what `Array.prototype.sort` gives strings). */
-const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
 }
+
+/** By id in UTF-16 code unit order (what `Array.prototype.sort` gives strings). */
+const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Documents handed to a render thread at once, up to about this many characters of JSON. */
 const BATCH_DOCUMENTS = 8;

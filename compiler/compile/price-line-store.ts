@@ -75,7 +75,7 @@ export interface StoredPriceLine {
   /**
    * Its entity's slot in that compile's price table, which is the entity's place in the catalog's
    * order (price-table.ts), or -1 for none: with the same catalog files the next compile claims and
-   * prices the entity there, with no look-up by id (entity-phase.ts `slotOf`).
+   * prices the entity there, with no look-up by id (entity-phase.ts `storedSlot`).
    */
   slot: number;
   facts: PriceLineFacts;
