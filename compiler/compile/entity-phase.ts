@@ -25,7 +25,7 @@ import {
   createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
   type KnownPriceLine, type ScannedPriceLines,
 } from './price-line-store.js';
-import { factsOfDecoded, recentDailyOf } from './price-line-codec.js';
+import { emptyLineFields, factsOfDecoded, idIs, recentDailyOf, tokenOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
 
 export interface PriceSummaries {
@@ -264,12 +264,46 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
 
   // Stored as they are read (price-line-store.ts), not kept to the end.
   const priceLines = createPriceLineFile(p.dir, version);
+
+  /**
+   * An unchanged line of an unchanged catalog taken whole, as `handle` would re-use its entity, but
+   * with no object per line: the stored line is read in place (price-line-codec.ts readLineAt), its
+   * price goes into the entity's slot, its token is the one stored, and its bytes go into the next
+   * store as they are. Taken only when its stored slot holds the entity with its id, it has a price,
+   * and the slot was not claimed yet (a duplicate goes the usual way, to be rejected there); otherwise
+   * nothing is changed and the line is yielded as before (streamPrices `take`).
+   */
+  const fields = emptyLineFields();
+  const takeStoredLine = (key: string, size: number, lineNo: number): boolean => {
+    if (!stored.find(key, size, fields) || fields.lastDate === null) return false;
+    const entity = fields.entityCode === 0 ? 'card' : 'figure';
+    const order = inOrder[entity];
+    const s = fields.slot;
+    if (s < 0 || s >= order.length || !idIs(fields, order[s].id)) return false;
+    const prices = entity === 'card' ? summaries.cards : summaries.figures;
+    if (prices.lines().claimAt!(s, lineNo) !== undefined) return false;
+    prices.setFieldsAt(s, fields.lastDate, fields.lastCents, fields.previousCents, fields.velocity, fields.synthetic);
+    const record = order[s];
+    if (sparklines.admits(entity, record.id, record.watchers)) sparklines.offer(entity, record.id, record.watchers, recentDailyOf(fields));
+    prices.setTokenAt(s, tokenOf(fields));
+    const range = summaries.range;
+    // A new range object only when the line widens it (mergePriceRange).
+    if (fields.from !== null && (range === null || fields.from < range.from || fields.to! > range.to)) summaries.range = mergePriceRange(range, { from: fields.from, to: fields.to! });
+    summaries.priceLinesReused++;
+    p.table.reuseInPlace(entity === 'card' ? CARD_OBJECTS : 1);
+    reusedByLine++;
+    reused++;
+    if (reused % BATCH === 0) p.progress.advance(BATCH);
+    priceLines.addEncoded(fields);
+    return true;
+  };
   try {
     // Filled by streamPrices: the entities with an accepted price line, in the price tables' slots.
     const priced: PricedEntities = { card: summaries.cards.lines(), figure: summaries.figures.lines() };
     const known = (key: string, size: number) => stored.get(key, size);
     // With the previous compile's catalog files, a stored line was accepted against these very records.
-    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog, slotOf: storedSlot })) {
+    const take = shortcut ? takeStoredLine : undefined;
+    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog, slotOf: storedSlot, take })) {
       const hit = line.known;
       const facts = hit === null ? priceLineFacts(line.record!) : null;
       let input: string;

@@ -214,8 +214,8 @@ export interface DecodedPriceLine extends PriceLineIdentity {
   recentWide: boolean;
 }
 
-/** The recent days of a decoded line's summary (decodePriceLineAt checked them), [] without one. */
-export function recentDailyOf(d: DecodedPriceLine): (number | null)[] {
+/** The recent days of a decoded line's summary (readLineAt checked them), [] without one. */
+export function recentDailyOf(d: Pick<DecodedPriceLine, 'chunk' | 'recentAt' | 'recentCount' | 'recentWide'>): (number | null)[] {
   const out: (number | null)[] = new Array(d.recentCount);
   const view = new DataView(d.chunk.buffer, d.chunk.byteOffset, d.chunk.byteLength);
   const width = d.recentWide ? 8 : 4;
@@ -267,85 +267,181 @@ export function skipPriceLineAt(buf: Buffer, view: DataView, o: number): number 
 export const PRICE_LINE_KEY_BYTES = KEY_BYTES;
 
 /**
- * The line that starts at byte `o` of a chunk and the offset of the next one, or null when the bytes
- * there are not a well-formed line. `view` is a DataView over `buf`.
+ * A stored line's fields as readLineAt finds them: numbers, offsets into the chunk and the day
+ * strings (shared: dayAt), filled in place, so a line whose facts go straight into columns (an
+ * unchanged line of an unchanged catalog: entity-phase.ts `take`) costs no object and no string but
+ * its token. Cents and velocity absent are NaN.
  */
-export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): DecodedPriceLine | null {
+export interface LineFields {
+  chunk: Buffer;
+  start: number;
+  next: number;
+  bytes: number;
+  entityCode: number;
+  /** The slot stored with the line, -1 for none. */
+  slot: number;
+  idAt: number;
+  idBytes: number;
+  end: string | null;
+  from: string | null;
+  to: string | null;
+  /** Null without a summary (then every field below is NaN, 0 or false). */
+  lastDate: string | null;
+  lastCents: number;
+  previousCents: number;
+  velocity: number;
+  synthetic: boolean;
+  recentAt: number;
+  recentCount: number;
+  recentWide: boolean;
+}
+
+export function emptyLineFields(): LineFields {
+  return {
+    chunk: Buffer.alloc(0), start: 0, next: 0, bytes: 0, entityCode: 0, slot: -1, idAt: 0, idBytes: 0, end: null, from: null, to: null,
+    lastDate: null, lastCents: NaN, previousCents: NaN, velocity: NaN, synthetic: false, recentAt: -1, recentCount: 0, recentWide: false,
+  };
+}
+
+/**
+ * Reads the line that starts at byte `o` of a chunk into `out`; false when the bytes there are not a
+ * well-formed line (`out` is then partly written). `view` is a DataView over `buf`. Every check of a
+ * stored line is here: decodePriceLineAt builds its object from these fields.
+ */
+export function readLineAt(buf: Buffer, view: DataView, o: number, out: LineFields): boolean {
   const n = buf.length;
-  const start = o;
+  out.chunk = buf;
+  out.start = o;
   // Bounds are checked before each group of reads: a short or overlong chunk is refused, not misread.
-  if (o + HEAD_BYTES > n) return null;
-  const key = buf.toString('latin1', o, o + KEY_BYTES);
-  o += KEY_BYTES;
-  const input = buf.toString('latin1', o, o + INPUT_BYTES);
-  o += INPUT_BYTES;
-  const bytes = view.getUint32(o, true);
+  if (o + HEAD_BYTES > n) return false;
+  o += KEY_BYTES + INPUT_BYTES;
+  out.bytes = view.getUint32(o, true);
   const entityCode = buf[o + 4];
   const fl = buf[o + 5];
   const idBytes = view.getUint16(o + 6, true);
   const storedSlot = view.getUint32(o + 8, true);
   o += 12;
-  if (entityCode > 1 || fl >= 128 || o + idBytes > n) return null;
-  const id = buf.toString('utf8', o, o + idBytes);
+  if (entityCode > 1 || fl >= 128 || o + idBytes > n) return false;
+  out.entityCode = entityCode;
+  out.slot = storedSlot === NULL_U32 ? -1 : storedSlot;
+  out.idAt = o;
+  out.idBytes = idBytes;
   o += idBytes;
   const days = ((fl & END) ? 1 : 0) + ((fl & RANGE) ? 2 : 0) + ((fl & SUMMARY) ? 1 : 0);
-  if (o + days * DAY_BYTES > n) return null;
-  let end: string | null = null;
-  let range: PriceRange = null;
-  let lastDate: string | null = null;
+  if (o + days * DAY_BYTES > n) return false;
+  out.end = null;
+  out.from = null;
+  out.to = null;
   if (fl & END) {
-    if ((end = dayAt(buf, o)) === null) return null;
+    if ((out.end = dayAt(buf, o)) === null) return false;
     o += DAY_BYTES;
   }
   if (fl & RANGE) {
-    const from = dayAt(buf, o);
-    const to = dayAt(buf, o + DAY_BYTES);
-    if (from === null || to === null) return null;
-    range = { from, to };
+    if ((out.from = dayAt(buf, o)) === null || (out.to = dayAt(buf, o + DAY_BYTES)) === null) return false;
     o += 2 * DAY_BYTES;
   }
-  let latest: LatestPrice | null = null;
-  let recentAt = -1;
-  let recentCount = 0;
+  out.lastDate = null;
+  out.lastCents = NaN;
+  out.previousCents = NaN;
+  out.velocity = NaN;
+  out.synthetic = false;
+  out.recentAt = -1;
+  out.recentCount = 0;
   const wide = (fl & WIDE) !== 0;
+  out.recentWide = wide;
   if (fl & SUMMARY) {
-    if ((lastDate = dayAt(buf, o)) === null) return null;
+    const lastDate = dayAt(buf, o);
+    if (lastDate === null) return false;
     o += DAY_BYTES;
-    if (o + ((fl & VELOCITY) ? 8 : 0) + 1 > n) return null;
-    let velocity24h: number | null = null;
+    if (o + ((fl & VELOCITY) ? 8 : 0) + 1 > n) return false;
     if (fl & VELOCITY) {
-      velocity24h = view.getFloat64(o, true);
+      const velocity = view.getFloat64(o, true);
       o += 8;
-      if (!Number.isFinite(velocity24h)) return null;
+      if (!Number.isFinite(velocity)) return false;
+      out.velocity = velocity;
     }
-    recentCount = buf[o++];
+    const recentCount = buf[o++];
     const width = wide ? 8 : 4;
     const values = 1 + ((fl & PREVIOUS) ? 1 : 0) + recentCount;
-    if (o + width * values > n) return null;
+    if (o + width * values > n) return false;
     // Every wide value is checked here (a non-negative safe integer, or NaN for null; any u32 is
     // valid), so recentDailyOf reads the recent days later without checks.
     if (wide) {
       for (let k = 0, at = o; k < values; k++, at += width) {
         const c = view.getFloat64(at, true);
-        if (!Number.isNaN(c) && !(Number.isSafeInteger(c) && c >= 0)) return null;
+        if (!Number.isNaN(c) && !(Number.isSafeInteger(c) && c >= 0)) return false;
       }
     }
     const lastCents = centsAt(view, o, wide);
     o += width;
-    let previousCents: number | null = null;
     if (fl & PREVIOUS) {
-      previousCents = centsAt(view, o, wide);
+      const previousCents = centsAt(view, o, wide);
       o += width;
-      if (previousCents === null) return null;
+      if (previousCents === null) return false;
+      out.previousCents = previousCents;
     }
-    if (lastCents === null) return null;
-    recentAt = o;
+    if (lastCents === null) return false;
+    out.lastDate = lastDate;
+    out.lastCents = lastCents;
+    out.synthetic = (fl & SYNTHETIC) !== 0;
+    out.recentAt = o;
+    out.recentCount = recentCount;
     o += width * recentCount;
-    latest = { lastDate, lastCents, previousCents, velocity24h, synthetic: (fl & SYNTHETIC) !== 0 };
-  } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return null;
+  } else if (fl & (PREVIOUS | VELOCITY | SYNTHETIC | WIDE)) return false;
+  out.next = o;
+  return true;
+}
+
+/** Whether the line read into `f` has the key `key` (its first KEY_BYTES, compared in place). */
+export function keyIs(f: LineFields, key: string): boolean {
+  if (key.length !== KEY_BYTES) return false;
+  const buf = f.chunk;
+  for (let i = 0, o = f.start; i < KEY_BYTES; i++) if (buf[o + i] !== key.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Whether the line read into `f` is for the entity id `id` (its UTF-8 compared in place; an id of other than ASCII characters never is). */
+export function idIs(f: LineFields, id: string): boolean {
+  if (f.idBytes !== id.length) return false;
+  const buf = f.chunk;
+  for (let i = 0, o = f.idAt; i < id.length; i++) if (buf[o + i] !== id.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The input token of the line read into `f`. */
+export function tokenOf(f: LineFields): string {
+  return f.chunk.toString('latin1', f.start + KEY_BYTES, f.start + KEY_BYTES + INPUT_BYTES);
+}
+
+/** Scratch fields of decodePriceLineAt (one line at a time on a thread). */
+const scratch = emptyLineFields();
+
+/**
+ * The line that starts at byte `o` of a chunk and the offset of the next one, or null when the bytes
+ * there are not a well-formed line. `view` is a DataView over `buf`.
+ */
+export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): DecodedPriceLine | null {
+  const f = scratch;
+  if (!readLineAt(buf, view, o, f)) return null;
+  const nullable = (c: number) => (Number.isNaN(c) ? null : c);
+  const latest: LatestPrice | null = f.lastDate === null ? null
+    : { lastDate: f.lastDate, lastCents: f.lastCents, previousCents: nullable(f.previousCents), velocity24h: nullable(f.velocity), synthetic: f.synthetic };
   return {
-    entity: entityCode === 0 ? 'card' : 'figure', id, slot: storedSlot === NULL_U32 ? -1 : storedSlot, end, range, latest, key, input, bytes, chunk: buf, start, next: o,
-    recentAt, recentCount, recentWide: wide,
+    entity: f.entityCode === 0 ? 'card' : 'figure',
+    id: buf.toString('utf8', f.idAt, f.idAt + f.idBytes),
+    slot: f.slot,
+    end: f.end,
+    range: f.from === null ? null : { from: f.from, to: f.to! },
+    latest,
+    key: buf.toString('latin1', o, o + KEY_BYTES),
+    input: tokenOf(f),
+    bytes: f.bytes,
+    chunk: buf,
+    start: o,
+    next: f.next,
+    recentAt: f.recentAt,
+    recentCount: f.recentCount,
+    recentWide: f.recentWide,
   };
 }
 

@@ -38,7 +38,7 @@ import { seriesEnd, type PriceLineIdentity } from '../source/index.js';
 import { summarizePrices } from '../render/price-summary.js';
 import { extendPriceRange, type PriceRange } from '../render/summary.js';
 import type { PriceSummary } from '../render/types.js';
-import { createPriceLineChunk, decodePriceLineAt, skipPriceLineAt, type DecodedPriceLine } from './price-line-codec.js';
+import { createPriceLineChunk, decodePriceLineAt, keyIs, readLineAt, skipPriceLineAt, type DecodedPriceLine, type LineFields } from './price-line-codec.js';
 import { codeFiles } from './code-version.js';
 import { createKeyIndex, keyIndexOf, type KeyIndex, type KeyIndexParts } from './price-line-keys.js';
 
@@ -97,11 +97,17 @@ export interface StoredPriceLines {
   readonly size: number;
   /** The facts and input token of a stored line with this key and length, or undefined. */
   get(key: string, bytes: number): KnownPriceLine | undefined;
+  /**
+   * `get` without an object: the stored line with this key and length read into `out` (its chunk,
+   * where it is, its fields); false when there is none. For a caller that takes the fields straight
+   * into its columns (entity-phase.ts `take`).
+   */
+  find(key: string, bytes: number, out: LineFields): boolean;
   /** Closes the previous snapshot's price lines file the chunks are read from. */
   close(): void;
 }
 
-export const NO_STORED_PRICE_LINES: StoredPriceLines = { size: 0, get: () => undefined, close: () => undefined };
+export const NO_STORED_PRICE_LINES: StoredPriceLines = { size: 0, get: () => undefined, find: () => false, close: () => undefined };
 
 /** Chunks kept read at once: the lines are asked for in about the order they were stored, so each chunk is read once. */
 const CHUNKS_KEPT = 4;
@@ -271,6 +277,12 @@ function storedLines(db: Database.Database, at: KeyIndex, chunkNumbers: number[]
       if (!decoded || decoded.key !== key || decoded.bytes !== bytes) return undefined;
       return decoded;
     },
+    find(key, bytes, out) {
+      const place = at.get(key);
+      if (place < 0 || !open) return false;
+      const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
+      return chunk !== null && readLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN, out) && keyIs(out, key) && out.bytes === bytes;
+    },
     close() {
       if (!open) return;
       open = false;
@@ -290,7 +302,7 @@ function storedLines(db: Database.Database, at: KeyIndex, chunkNumbers: number[]
 export interface PriceLineWriter {
   add(line: StoredPriceLine): void;
   /** Stores a line of the previous store as it was (its bytes in KnownPriceLine.chunk): same line, same input. */
-  addEncoded(line: KnownPriceLine): void;
+  addEncoded(line: Pick<KnownPriceLine, 'chunk' | 'start' | 'next'>): void;
   /** Inserts the last chunk and the line count; returns the count. */
   finish(): number;
 }

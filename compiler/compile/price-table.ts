@@ -35,6 +35,8 @@ export interface PriceTable extends PriceLookup {
   set(id: string, latest: LatestPrice): number;
   /** `set` for the entity in `slot` (one the table gave: made with the catalog's order, or by `set`). */
   setAt(slot: number, latest: LatestPrice): void;
+  /** `setAt` from the fields, with NaN for a missing previousCents or velocity (a stored line's, read in place). */
+  setFieldsAt(slot: number, lastDate: string, lastCents: number, previousCents: number, velocity: number, synthetic: boolean): void;
   /** The line numbers, in the same slots. */
   lines(): LineMarks;
   /**
@@ -121,14 +123,17 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     return undefined;
   }
   function setAt(s: number, latest: LatestPrice): void {
-    let d = dayIndex.get(latest.lastDate);
-    if (d === undefined) dayIndex.set(latest.lastDate, (d = days.push(latest.lastDate) - 1));
+    setFieldsAt(s, latest.lastDate, latest.lastCents, latest.previousCents ?? NaN, latest.velocity24h ?? NaN, latest.synthetic);
+  }
+  function setFieldsAt(s: number, lastDate: string, lastCents: number, previousCents: number, velocityNow: number, isSynthetic: boolean): void {
+    let d = dayIndex.get(lastDate);
+    if (d === undefined) dayIndex.set(lastDate, (d = days.push(lastDate) - 1));
     if (day[s] === NO_DAY) priced++;
     day[s] = d;
-    last[s] = latest.lastCents;
-    previous[s] = latest.previousCents ?? NaN;
-    velocity[s] = latest.velocity24h ?? NaN;
-    synthetic[s] = latest.synthetic ? 1 : 0;
+    last[s] = lastCents;
+    previous[s] = previousCents;
+    velocity[s] = velocityNow;
+    synthetic[s] = isSynthetic ? 1 : 0;
   }
 
   /** The LatestPrice in slot `s` (made when asked: it dies young), or undefined for none. */
@@ -165,6 +170,7 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
       return s;
     },
     setAt: (s, latest) => setAt(s, latest),
+    setFieldsAt,
     lines: () => marks,
     setToken(id, token) {
       tokens[slotOf(id)] = token;

@@ -40,10 +40,11 @@ export interface CatalogSource {
    */
   lines(kind: SourceKind): AsyncIterable<SourceLine>;
   /**
-   * The same lines as bytes, not decoded (blank ones included): the price stream hashes a line's
+   * The same lines as bytes, not decoded (blank ones included), in batches (lines.ts
+   * splitLineBytes: a batch is valid until the next is asked for): the price stream hashes a line's
    * bytes and decodes only the lines it does not know from the previous compile (prices.ts).
    */
-  lineBytes(kind: SourceKind): AsyncIterable<ByteLine>;
+  lineBytes(kind: SourceKind): AsyncIterable<ByteLine[]>;
   /**
    * Where one catalog file (`meta.json` or a kind's file) is on this machine, or null when the
    * catalog has none: the folder's own file, or the HTTP source's download. The compile hashes them

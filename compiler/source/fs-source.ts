@@ -33,7 +33,7 @@ export function createFolderSource(dir: string): CatalogSource {
       return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind), splitLines);
     },
 
-    lineBytes(kind: SourceKind): AsyncIterable<ByteLine> {
+    lineBytes(kind: SourceKind): AsyncIterable<ByteLine[]> {
       return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind), splitLineBytes);
     },
 

@@ -105,7 +105,7 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
       return streamFile(kind, splitLines);
     },
 
-    lineBytes(kind: SourceKind): AsyncGenerator<ByteLine> {
+    lineBytes(kind: SourceKind): AsyncGenerator<ByteLine[]> {
       return streamFile(kind, splitLineBytes);
     },
 

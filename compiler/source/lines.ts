@@ -68,8 +68,14 @@ export interface ByteLine {
 
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** Splits a byte stream into lines of bytes (ByteLine), holding at most one line plus one chunk. */
-export async function* splitLineBytes(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<ByteLine> {
+/**
+ * Splits a byte stream into lines of bytes (ByteLine), handed out in batches: the lines that end in
+ * one chunk, each batch valid until the next is asked for (its lines are views of the chunk, but the
+ * first, which may have begun in the chunk before). Holds at most one chunk and one line besides. A
+ * batch rather than a line at a time: each step of an async generator is a few promise resolutions,
+ * and a million-card price file is a million lines (docs/benchmarks.md).
+ */
+export async function* splitLineBytes(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<ByteLine[]> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
@@ -93,9 +99,10 @@ export async function* splitLineBytes(chunks: AsyncIterable<Uint8Array>, maxLine
 
   for await (const chunk of chunks) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const batch: ByteLine[] = [];
     let start = 0;
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
-      yield finishLine(buf.subarray(start, nl));
+      batch.push(finishLine(buf.subarray(start, nl)));
       start = nl + 1;
     }
     if (start < buf.length && !overlong) {
@@ -108,8 +115,9 @@ export async function* splitLineBytes(chunks: AsyncIterable<Uint8Array>, maxLine
         pendingBytes = 0;
       }
     }
+    if (batch.length > 0) yield batch;
   }
-  if (pendingBytes > 0 || overlong) yield finishLine(Buffer.alloc(0));
+  if (pendingBytes > 0 || overlong) yield [finishLine(Buffer.alloc(0))];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -135,13 +143,15 @@ export function decodeLine(bytes: Buffer): { text: string } | { problem: string 
 
 /** The lines of a byte stream as text (SourceLine), blank lines skipped but counted. */
 export async function* splitLines(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number = MAX_LINE_BYTES): AsyncGenerator<SourceLine> {
-  for await (const line of splitLineBytes(chunks, maxLineBytes)) {
-    if (line.problem !== undefined) {
-      yield { lineNo: line.lineNo, text: '', problem: line.problem };
-      continue;
+  for await (const batch of splitLineBytes(chunks, maxLineBytes)) {
+    for (const line of batch) {
+      if (line.problem !== undefined) {
+        yield { lineNo: line.lineNo, text: '', problem: line.problem };
+        continue;
+      }
+      const decoded = decodeLine(line.bytes);
+      if (decoded === null) continue;
+      yield 'problem' in decoded ? { lineNo: line.lineNo, text: '', problem: decoded.problem } : { lineNo: line.lineNo, text: decoded.text };
     }
-    const decoded = decodeLine(line.bytes);
-    if (decoded === null) continue;
-    yield 'problem' in decoded ? { lineNo: line.lineNo, text: '', problem: decoded.problem } : { lineNo: line.lineNo, text: decoded.text };
   }
 }

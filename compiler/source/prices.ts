@@ -99,6 +99,15 @@ export interface StreamPricesOptions<K extends PriceLineIdentity> {
    * claim at that slot (LineMarks.claimAt), with no look-up by id in a million-entry map.
    */
   slotOf?: (hit: K) => number;
+  /**
+   * With `knownAccepted`, offered each line before `known` (its key, length in bytes and number):
+   * true when the caller took it whole, so nothing is yielded for it. The caller takes only a line
+   * it recognizes as stored and whose duplicate check it made itself (`seen`'s claimAt found the
+   * entity's slot free and recorded `lineNo`); for any other it returns false having changed
+   * nothing, and the line goes the usual way. At a million cards an unchanged line yielded, looked up
+   * as an object and handled one by one was most of the price stream's cost (docs/benchmarks.md).
+   */
+  take?: (key: string, size: number, lineNo: number) => boolean;
 }
 
 /** The last day of a series, as the asOf check reads it (null for an empty series). */
@@ -155,47 +164,53 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
   };
   const knownAccepted = options.knownAccepted === true;
   const slotOf = knownAccepted ? options.slotOf : undefined;
+  const take = knownAccepted ? options.take : undefined;
 
-  for await (const line of source.lineBytes('prices')) {
-    count += 1;
-    if (count % PROGRESS_EVERY === 0) options.onProgress?.('prices', count);
-    let reason = line.problem ?? null;
-    if (reason === null) {
-      const { bytes } = line;
-      const key = hash('sha1', bytes, 'base64url');
-      const hit = known?.(key, bytes.length);
-      if (hit !== undefined) {
-        const slot = slotOf?.(hit) ?? -1;
-        const marks = seen[hit.entity];
-        if (slot >= 0 && marks.claimAt !== undefined && late[hit.entity].size === 0) {
-          // reasonFor of a checked line, by slot.
-          const first = marks.claimAt(slot, line.lineNo);
-          reason = first === undefined ? null : duplicate(hit, first);
-        } else reason = reasonFor(hit, line.lineNo, knownAccepted);
-        if (reason === null) {
-          yield priceLine(hit.entity, hit.id, bytes, null, key, null, hit, slot);
-          continue;
-        }
-      } else {
-        const decoded = decodeLine(bytes);
-        // A blank line is skipped (still counted in the line numbers).
-        if (decoded === null) continue;
-        if ('problem' in decoded) reason = decoded.problem;
-        else {
-          const parsed = parseRecord<PriceSeriesRecord>('prices', decoded.text);
-          if (parsed.ok) {
-            const r = parsed.record;
-            reason = reasonFor({ entity: r.entity, id: r.id, end: seriesEnd(r) }, line.lineNo);
-            if (reason === null) {
-              yield priceLine<K>(r.entity, r.id, bytes, decoded.text, key, r, null);
-              continue;
-            }
-          } else reason = parsed.reason;
+  // Lines come a chunk's worth at a time (lines.ts): one step of the async iteration per batch.
+  for await (const batch of source.lineBytes('prices')) {
+    for (const line of batch) {
+      count += 1;
+      if (count % PROGRESS_EVERY === 0) options.onProgress?.('prices', count);
+      let reason = line.problem ?? null;
+      if (reason === null) {
+        const { bytes } = line;
+        const key = hash('sha1', bytes, 'base64url');
+        // A line taken is a checked line: only while no series was rejected as late (reasonFor).
+        if (take !== undefined && late.card.size === 0 && late.figure.size === 0 && take(key, bytes.length, line.lineNo)) continue;
+        const hit = known?.(key, bytes.length);
+        if (hit !== undefined) {
+          const slot = slotOf?.(hit) ?? -1;
+          const marks = seen[hit.entity];
+          if (slot >= 0 && marks.claimAt !== undefined && late[hit.entity].size === 0) {
+            // reasonFor of a checked line, by slot.
+            const first = marks.claimAt(slot, line.lineNo);
+            reason = first === undefined ? null : duplicate(hit, first);
+          } else reason = reasonFor(hit, line.lineNo, knownAccepted);
+          if (reason === null) {
+            yield priceLine(hit.entity, hit.id, bytes, null, key, null, hit, slot);
+            continue;
+          }
+        } else {
+          const decoded = decodeLine(bytes);
+          // A blank line is skipped (still counted in the line numbers).
+          if (decoded === null) continue;
+          if ('problem' in decoded) reason = decoded.problem;
+          else {
+            const parsed = parseRecord<PriceSeriesRecord>('prices', decoded.text);
+            if (parsed.ok) {
+              const r = parsed.record;
+              reason = reasonFor({ entity: r.entity, id: r.id, end: seriesEnd(r) }, line.lineNo);
+              if (reason === null) {
+                yield priceLine<K>(r.entity, r.id, bytes, decoded.text, key, r, null);
+                continue;
+              }
+            } else reason = parsed.reason;
+          }
         }
       }
+      catalog.rejects.add(file, line.lineNo, reason);
+      catalog.rejects.check();
     }
-    catalog.rejects.add(file, line.lineNo, reason);
-    catalog.rejects.check();
   }
   options.onProgress?.('prices', count);
 }

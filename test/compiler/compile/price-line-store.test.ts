@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
-import { createPriceLineChunk, decodePriceLines, encodePriceLines, factsOfDecoded } from '../../../compiler/compile/price-line-codec.js';
+import {
+  createPriceLineChunk, decodePriceLines, emptyLineFields, encodePriceLines, factsOfDecoded, idIs, recentDailyOf, tokenOf,
+} from '../../../compiler/compile/price-line-codec.js';
 import {
   createPriceLineWriter, openPriceLines, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
   type StoredPriceLine,
@@ -139,6 +141,49 @@ describe('stored price lines', () => {
     expect(seen(stored.get(key(45_000), 100 + 45_000))).toEqual(knownOf(many[45_000]));
     stored.close();
     expect(stored.get(key(0), 100)).toBeUndefined();
+  });
+
+  it('when a line is found in place then its fields are what get decodes, and stored again from them it is the same line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-lines-'));
+    dirs.push(dir);
+    const path = join(dir, 'price-lines.sqlite');
+    const copy = join(dir, 'copy.sqlite');
+    for (const p of [path, copy]) new Database(p).close();
+    const many = [...LINES, ...Array.from({ length: 25_000 }, (_, n) => line(n + 10, { entity: n % 3 ? 'card' : 'figure', id: `e-${n}`, start: '2026-11-01', usdCents: [n, null, n * 7] }))];
+    writePriceLines(path, { version: 'v1', lines: many });
+    const stored = readPriceLines(path, 'v1');
+    const fields = emptyLineFields();
+    const nullable = (c: number) => (Number.isNaN(c) ? null : c);
+    const db = new Database(copy);
+    db.exec('BEGIN');
+    const writer = createPriceLineWriter(db, 'v1');
+    for (const l of many) {
+      const known = stored.get(l.key, l.bytes)!;
+      expect(stored.find(l.key, l.bytes, fields)).toBe(true);
+      const latest = fields.lastDate === null ? null
+        : { lastDate: fields.lastDate, lastCents: fields.lastCents, previousCents: nullable(fields.previousCents), velocity24h: nullable(fields.velocity), synthetic: fields.synthetic };
+      expect(latest).toEqual(known.latest);
+      if (latest !== null) expect(Object.is(latest.velocity24h, known.latest!.velocity24h)).toBe(true);
+      expect(fields.from === null ? null : { from: fields.from, to: fields.to }).toEqual(known.range);
+      expect([fields.entityCode === 0 ? 'card' : 'figure', fields.slot, fields.end, fields.bytes, tokenOf(fields)]).toEqual([known.entity, known.slot, known.end, known.bytes, known.input]);
+      expect(recentDailyOf(fields)).toEqual(recentDailyOf(known));
+      expect(fields.chunk.subarray(fields.start, fields.next).equals(known.chunk.subarray(known.start, known.next))).toBe(true);
+      // The id compared in place: an ASCII id is, any other id is not (one beyond ASCII never is: the caller looks it up).
+      expect(idIs(fields, l.facts.id)).toBe(/^[\x00-\x7f]*$/.test(l.facts.id));
+      expect(idIs(fields, `${l.facts.id}x`)).toBe(false);
+      writer.addEncoded(fields);
+      // Another length, or a key the store lacks: not found.
+      expect(stored.find(l.key, l.bytes + 1, fields)).toBe(false);
+    }
+    expect(stored.find(key(999_999), 100, fields)).toBe(false);
+    expect(writer.finish()).toBe(many.length);
+    db.exec('COMMIT');
+    db.close();
+    stored.close();
+    expect(stored.find(many[0].key, many[0].bytes, fields)).toBe(false);
+    const again = readPriceLines(copy, 'v1');
+    for (const l of many) expect(seen(again.get(l.key, l.bytes))).toEqual(knownOf(l));
+    again.close();
   });
 
   it('when stored lines are stored again as they were then the next store gives the same lines', () => {

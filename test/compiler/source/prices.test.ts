@@ -101,6 +101,37 @@ describe('streamPrices', () => {
     expect(seen).toEqual(['mtg-lea-161', 'f1']);
   });
 
+  it('when the caller takes lines whole then they are not handed out, the others are, and none is offered once a series ran late', async () => {
+    const lines = [
+      price({ id: 'mtg-lea-161' }),
+      price({ id: 'base1-4' }),
+      // Runs late (offered, refused, then rejected): no line after it is offered (a taken line is a checked one).
+      price({ id: 'mtg-lea-1', start: '2026-11-20', usdCents: [1, 2] }),
+      price({ entity: 'figure', id: 'f1' }),
+    ];
+    const source = openSource(writeCatalog({ prices: lines }));
+    opened.push(source);
+    const catalog = await loadCatalog(source, { maxRejects: 50 });
+    const offered: number[] = [];
+    // Takes line 1 only; refuses the others (which then go the usual way).
+    const take = (key: string, size: number, lineNo: number) => {
+      expect(key).toMatch(/^[A-Za-z0-9_-]{27}$/);
+      expect(size).toBe(Buffer.byteLength(JSON.stringify(lines[lineNo - 1])));
+      offered.push(lineNo);
+      return lineNo === 1;
+    };
+    const out: number[] = [];
+    for await (const line of streamPrices(source, catalog, { knownAccepted: true, take })) out.push(lines.findIndex((l) => JSON.stringify(l) === line.text) + 1);
+    expect(offered).toEqual([1, 2, 3]);
+    expect(out).toEqual([2, 4]);
+    expect(catalog.rejects.finish().map(formatReject)).toEqual(['prices.ndjson:3: the series runs to 2026-11-21, after asOf 2026-11-20 in meta.json']);
+    // Without knownAccepted nothing is offered.
+    offered.length = 0;
+    const again = await loadCatalog(source, { maxRejects: 50 });
+    for await (const _ of streamPrices(source, again, { take })) void _;
+    expect(offered).toEqual([]);
+  });
+
   it('when load rejects and price rejects together exceed maxRejects then finish throws', async () => {
     const dir = writeCatalog({ cards: [...base.cards, card('neg', { watchers: -1 })], prices: [...base.prices, price({ id: 'ghost' })] });
     fs.appendFileSync(path.join(dir, 'prices.ndjson'), '\n');
