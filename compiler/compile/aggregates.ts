@@ -7,7 +7,7 @@
 import type { LoadedCatalog } from '../source/index.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
 import type { Envelope } from '../../snapshots/envelope.js';
-import { catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
+import { cardsBySet, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
@@ -137,21 +137,17 @@ export async function renderAggregates(
   const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
   const priced = (i: number): PricedAt => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null, at: i });
 
-  // One pass over the cards groups them by set and by oracle concept. The price summaries are made
-  // for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
-  const bySet = new Map<string, number[]>();
+  // The cards grouped by set (shared with the discover sets feed) and by oracle concept, as
+  // positions. The price summaries are made for the groups rendered only (at a million cards, a
+  // priced card for every card was about 1 s).
+  const bySet = cardsBySet(index);
   const byOracle = new Map<string, number[]>();
   for (let i = 0; i < cardAt.length; i++) {
-    const card = cardAt[i];
-    const sk = setMapKey(card.game, card.setCode);
-    let list = bySet.get(sk);
-    if (!list) bySet.set(sk, (list = []));
-    list.push(i);
-    if (card.oracleId !== null) {
-      let o = byOracle.get(card.oracleId);
-      if (!o) byOracle.set(card.oracleId, (o = []));
-      o.push(i);
-    }
+    const oracleId = cardAt[i].oracleId;
+    if (oracleId === null) continue;
+    let o = byOracle.get(oracleId);
+    if (!o) byOracle.set(oracleId, (o = []));
+    o.push(i);
   }
 
   // An oracle document is made from its printings alone (their records, sets and prices), so it is

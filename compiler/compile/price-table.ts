@@ -156,13 +156,18 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     inOrder(ids) {
       // The order the table was made with: position i is slot i, nothing looked up.
       if (sameIds(ids, ordered)) {
-        return { get: (i) => latestAt(i), has: (i) => day[i] !== NO_DAY, token: (i) => tokens[i] };
+        return { get: (i) => latestAt(i), has: (i) => day[i] !== NO_DAY, lastDate: (i) => (day[i] === NO_DAY ? undefined : days[day[i]]), token: (i) => tokens[i] };
       }
       // Each position's slot, -1 for an id the table has no slot for: the only look-ups by id. Made
       // once every price and token is set (the aggregates): an id seen after this is not.
       const at = new Int32Array(ids.length);
       for (let i = 0; i < ids.length; i++) at[i] = slots.get(ids[i]) ?? -1;
-      return { get: (i) => latestAt(at[i]), has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY, token: (i) => (at[i] < 0 ? undefined : tokens[at[i]]) };
+      return {
+        get: (i) => latestAt(at[i]),
+        has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY,
+        lastDate: (i) => (at[i] < 0 || day[at[i]] === NO_DAY ? undefined : days[day[at[i]]]),
+        token: (i) => (at[i] < 0 ? undefined : tokens[at[i]]),
+      };
     },
     set(id, latest) {
       const s = slotOf(id);

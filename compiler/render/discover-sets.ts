@@ -7,7 +7,7 @@ import type { Game } from '../../snapshots/records.js';
 import { laterOf } from './as-of.js';
 import { compareDescNullsLast, compareText } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
-import { catalogInOrder, setMapKey, type CatalogIndex } from './summaries.js';
+import { cardsBySet, catalogInOrder, setMapKey, type CatalogIndex } from './summaries.js';
 
 export interface DiscoverSetItem {
   game: Game;
@@ -26,18 +26,18 @@ export interface DiscoverSetItem {
 export function renderDiscoverSets(index: CatalogIndex): RenderedList<DiscoverSetItem> {
   const counts = new Map<string, { cards: number; priced: number }>();
   let asOf: string | null = null;
-  const { cards, cardPrices } = catalogInOrder(index);
-  for (let i = 0; i < cards.length; i++) {
-    const card = cards[i];
-    const key = setMapKey(card.game, card.setCode);
-    let c = counts.get(key);
-    if (!c) counts.set(key, (c = { cards: 0, priced: 0 }));
-    c.cards++;
-    const price = cardPrices.get(i);
-    if (price) {
-      c.priced++;
-      asOf = laterOf(asOf, price.lastDate);
+  const { cardPrices } = catalogInOrder(index);
+  // The day alone, not a LatestPrice per card (a million of them at a million cards).
+  const lastDate = cardPrices.lastDate ?? ((i: number) => cardPrices.get(i)?.lastDate);
+  for (const [key, positions] of cardsBySet(index)) {
+    let priced = 0;
+    for (const i of positions) {
+      const day = lastDate(i);
+      if (day === undefined) continue;
+      priced++;
+      asOf = laterOf(asOf, day);
     }
+    counts.set(key, { cards: positions.length, priced });
   }
   const sets = [...index.sets.values()].sort(
     (a, b) => compareDescNullsLast(a.releasedAt, b.releasedAt) || compareText(a.game, b.game) || compareText(a.code, b.code),

@@ -101,6 +101,38 @@ export function catalogInOrder(index: CatalogIndex): CatalogInOrder {
   return order;
 }
 
+const bySetMemo = new WeakMap<CatalogIndex, ReadonlyMap<string, readonly number[]>>();
+
+/**
+ * The positions (in CatalogInOrder) of each set's cards, by setMapKey, in catalog order; made once
+ * per index (every price must be set by then). The set pages and the discover sets feed both group
+ * the catalog by set: one pass over a million cards, and a key made only where the set changes from
+ * one card to the next (a catalog lists a set's cards together), not a string per card.
+ */
+export function cardsBySet(index: CatalogIndex): ReadonlyMap<string, readonly number[]> {
+  let bySet = bySetMemo.get(index);
+  if (bySet === undefined) {
+    const { cards } = catalogInOrder(index);
+    const groups = new Map<string, number[]>();
+    let list: number[] | null = null;
+    let game = '';
+    let code = '';
+    for (let i = 0; i < cards.length; i++) {
+      const card = cards[i];
+      if (list === null || card.game !== game || card.setCode !== code) {
+        game = card.game;
+        code = card.setCode;
+        const key = setMapKey(card.game, card.setCode);
+        list = groups.get(key) ?? null;
+        if (list === null) groups.set(key, (list = []));
+      }
+      list.push(i);
+    }
+    bySetMemo.set(index, (bySet = groups));
+  }
+  return bySet;
+}
+
 function pricesInOrder(prices: PriceLookup, records: readonly { id: string }[]): PricesInOrder {
   const ids = records.map((r) => r.id);
   if (prices.inOrder !== undefined) return prices.inOrder(ids);

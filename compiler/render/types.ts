@@ -48,6 +48,8 @@ export interface PriceLookup {
 export interface PricesInOrder {
   get(i: number): LatestPrice | undefined;
   has(i: number): boolean;
+  /** `get(i)?.lastDate` without making the LatestPrice (a pass over every entity reads only the day). */
+  lastDate?(i: number): string | undefined;
   /**
    * The token of the input the compile recorded for the entity at `i` (compile/price-table.ts), when
    * the lookup records them; undefined otherwise.

@@ -112,6 +112,7 @@ describe('price table', () => {
     ids.forEach((id, i) => {
       expect(inOrder.get(i), id).toEqual(t.get(id));
       expect(inOrder.has(i), id).toBe(t.has(id));
+      expect(inOrder.lastDate!(i), id).toBe(t.get(id)?.lastDate);
     });
     expect(inOrder.get(0)).toEqual(latest({ lastCents: 7, previousCents: null, velocity24h: null, synthetic: true }));
     expect(inOrder.get(ids.length)).toBeUndefined();
@@ -129,7 +130,7 @@ describe('price table', () => {
     const inOrder = t.inOrder!(order);
     for (let i = 0; i < n; i++) {
       const id = order[i];
-      expect([inOrder.get(i), inOrder.has(i), inOrder.token!(i)], id).toEqual([t.get(id), t.has(id), t.token(id)]);
+      expect([inOrder.get(i), inOrder.has(i), inOrder.token!(i), inOrder.lastDate!(i)], id).toEqual([t.get(id), t.has(id), t.token(id), t.get(id)?.lastDate]);
     }
     expect([inOrder.token!(0), inOrder.token!(1), inOrder.token!(2), inOrder.get(3)?.lastCents]).toEqual(['priced-0', 'unpriced-1', undefined, 3]);
     // Lines by place: the same as by id; none past the slots.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderDiscoverBinders } from '../../../compiler/render/discover-binders.js';
 import { renderDiscoverSets } from '../../../compiler/render/discover-sets.js';
+import { cardsBySet } from '../../../compiler/render/summaries.js';
 import { createSparklinePoints, renderDiscoverSparklines, sparklineKey, SPARKLINE_COUNT } from '../../../compiler/render/discover-sparklines.js';
 import { renderDiscoverUsers } from '../../../compiler/render/discover-users.js';
 import { binder, card, figure, indexOf, price, series, set, shuffled, syntheticPrice, user } from './fixtures.js';
@@ -17,6 +18,29 @@ describe('renderDiscoverSets', () => {
       { game: 'mtg', code: 'lea', name: 'Limited Edition Alpha', series: 'Core', releasedAt: '1993-08-05T00:00:00.000Z', cardCount: 4, pricedCount: 2 },
     ]);
     expect(feed.pages[0].asOf).toBe('2026-11-20T00:00:00.000Z');
+  });
+});
+
+describe('cards by set', () => {
+  it('when a set\'s cards are not listed together and two games share a set code then each set has its own cards\' positions, in catalog order, and the feed counts them', () => {
+    const cards = [
+      card('a1'), card('a2'),
+      card('p1', { game: 'pokemon', setCode: 'lea' }),
+      card('b1', { setCode: 'leb' }),
+      card('a3'),
+      card('p2', { game: 'pokemon', setCode: 'lea' }),
+    ];
+    const index = indexOf({
+      sets: [set(), set({ code: 'leb', name: 'Beta', releasedAt: '1993-10-04' }), set({ game: 'pokemon', code: 'lea', name: 'Not Alpha', releasedAt: '2000-01-01' })],
+      cards,
+      cardPrices: [['a3', price(100, null, '2026-11-19')], ['p2', price(200, 150, '2026-11-18')]],
+    });
+    expect([...cardsBySet(index)]).toEqual([['mtg/lea', [0, 1, 4]], ['pokemon/lea', [2, 5]], ['mtg/leb', [3]]]);
+    // Made once per index.
+    expect(cardsBySet(index)).toBe(cardsBySet(index));
+    const [page] = renderDiscoverSets(index).pages;
+    expect(page.data.map((s) => [s.game, s.code, s.cardCount, s.pricedCount])).toEqual([['pokemon', 'lea', 2, 1], ['mtg', 'leb', 1, 0], ['mtg', 'lea', 3, 1]]);
+    expect(page.asOf).toBe('2026-11-19T00:00:00.000Z');
   });
 });
 
