@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CURRENCIES, type CardRecord, type FigureRecord, type FxRateRecord, type PriceSeriesRecord } from '../../snapshots/records.js';
 import { figureKey } from '../../snapshots/keys.js';
 import { fingerprint, stableJson } from '../../snapshots/codec.js';
+import { hashedLineBytes, type LineBatchReader } from '../source/hashed-lines.js';
 import { parseKnownLine, streamPrices, type CatalogSource, type LoadedCatalog, type PricedEntities, type PriceLine } from '../source/index.js';
 import { createFxLookup } from '../render/fx.js';
 import type { FxLookup, LatestPrice, PriceSummary } from '../render/types.js';
@@ -90,6 +91,13 @@ export interface EntityPhase {
   sameCatalog: boolean;
   /** The render threads (createRenderThreads); the caller stops them. */
   pool: EntityPool;
+  /**
+   * A thread that splits and hashes the price file's lines (read-ahead.ts), used when there are stored
+   * lines to take and the source reads a file on this machine: the main thread then takes most lines
+   * by a key it did not compute. In a compile with nothing stored, both cores are busy rendering and
+   * the lines are hashed here (no copy into a shared slot).
+   */
+  lineReader?: LineBatchReader;
   progress: ProgressSink;
 }
 
@@ -303,7 +311,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const known = (key: string, size: number) => stored.get(key, size);
     // With the previous compile's catalog files, a stored line was accepted against these very records.
     const take = shortcut ? takeStoredLine : undefined;
-    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog, slotOf: storedSlot, take })) {
+    const linesFile = stored.size > 0 && p.lineReader !== undefined ? source.linesFile?.('prices') : undefined;
+    const lines = linesFile === undefined ? undefined : hashedLineBytes(linesFile, p.lineReader!);
+    for await (const line of streamPrices(source, catalog, { known, seen: priced, knownAccepted: p.sameCatalog, slotOf: storedSlot, take, lines })) {
       const hit = line.known;
       const facts = hit === null ? priceLineFacts(line.record!) : null;
       let input: string;

@@ -33,6 +33,7 @@ import { finishSnapshotIndex } from './object-index-phase.js';
 import { createPackOutput } from './pack-output.js';
 import { PRICE_LINES_FILE, priceLinesVersion, type ScannedPriceLines } from './price-line-store.js';
 import { startReadAhead } from './read-ahead.js';
+import type { LineBatchReader } from '../source/hashed-lines.js';
 import { createDocumentSink, type EntityTokens } from './document-sink.js';
 import { loadPreviousSnapshot, type PreviousSnapshot } from './previous.js';
 import { startPrefetch, type Prefetch } from './prefetch.js';
@@ -164,7 +165,7 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
     if (previous !== null && state.keptFrom !== null && existsSync(join(previous.dir, SEARCH_DB_FILE))) {
       prefetch.start(SEARCH_DB_FILE, join(previous.dir, SEARCH_DB_FILE));
     }
-    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines });
+    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines, lineReader: readAhead.lines });
   } finally {
     await readAhead.close();
     await prefetch.close();
@@ -181,10 +182,12 @@ interface Start {
   codeHash: string;
   /** The previous snapshot's stored price lines, scanned on the read-ahead thread (null: no previous snapshot). */
   scannedLines: Promise<ScannedPriceLines | null> | null;
+  /** The read-ahead thread's reader of the price file's lines, split and hashed there (entity-phase.ts). */
+  lineReader: LineBatchReader;
 }
 
 async function compileLocked(
-  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines }: Start,
+  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines, lineReader }: Start,
 ): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
@@ -210,7 +213,7 @@ async function compileLocked(
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
       renderEntities(catalog, source, {
-        out, table: table!, previousDir: previous?.dir ?? null, scannedLines, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress,
+        out, table: table!, previousDir: previous?.dir ?? null, scannedLines, dir: writer.dir, codeHash, sameCatalog: state.keptFrom !== null, pool: renderThreads, progress, lineReader,
       }),
     );
     // An incremental compile renders few entities and its bulk files copy most of their bytes, so a

@@ -46,6 +46,12 @@ export interface CatalogSource {
    */
   lineBytes(kind: SourceKind): AsyncIterable<ByteLine[]>;
   /**
+   * The file on this machine that `lineBytes(kind)` reads as it is, when there is one (a folder's
+   * file; not the HTTP source, whose lines come as they download): another thread may then split and
+   * hash the same bytes (hashed-lines.ts).
+   */
+  linesFile?(kind: SourceKind): string;
+  /**
    * Where one catalog file (`meta.json` or a kind's file) is on this machine, or null when the
    * catalog has none: the folder's own file, or the HTTP source's download. The compile hashes them
    * to tell whether the catalog changed since the previous snapshot (files-hash.ts).

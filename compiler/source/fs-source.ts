@@ -37,6 +37,8 @@ export function createFolderSource(dir: string): CatalogSource {
       return readLines(path.join(dir, fileOf(kind)), isOptionalKind(kind), splitLineBytes);
     },
 
+    linesFile: (kind: SourceKind) => path.join(dir, fileOf(kind)),
+
     async localFile(file: string): Promise<string | null> {
       const local = path.join(dir, file);
       const stat = await fs.promises.stat(local).catch(() => null);
@@ -64,7 +66,9 @@ async function* readLines<L>(file: string, optional: boolean, split: (chunks: As
   }
 }
 
-function missingOrUnreadable(err: unknown, file: string): CatalogError {
+/** The error for a catalog file that cannot be opened or read (a CatalogError thrown again as it is). */
+export function missingOrUnreadable(err: unknown, file: string): CatalogError {
+  if (err instanceof CatalogError) return err;
   if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
     return new CatalogError('invalid_source', `required file ${file} is missing`, { file });
   }

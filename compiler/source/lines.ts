@@ -64,6 +64,8 @@ export interface ByteLine {
   lineNo: number;
   bytes: Buffer;
   problem?: string;
+  /** The SHA-1 of `bytes`, base64url, when whoever split the lines took it already (hashed-lines.ts). */
+  key?: string;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];

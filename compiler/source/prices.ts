@@ -21,7 +21,7 @@ import type { CatalogSource } from './catalog-source.js';
 import { addDays } from '../../snapshots/dates.js';
 import { fileOf } from './files.js';
 import { PROGRESS_EVERY, type LoadedCatalog } from './load.js';
-import { decodeLine } from './lines.js';
+import { decodeLine, type ByteLine } from './lines.js';
 import { createRefIndex, refKey } from './refs.js';
 import { parseRecord } from './validate.js';
 
@@ -108,6 +108,11 @@ export interface StreamPricesOptions<K extends PriceLineIdentity> {
    * as an object and handled one by one was most of the price stream's cost (docs/benchmarks.md).
    */
   take?: (key: string, size: number, lineNo: number) => boolean;
+  /**
+   * The price file's lines, when the caller has them split (and hashed: ByteLine `key`) elsewhere
+   * (hashed-lines.ts); by default `source.lineBytes('prices')`. The same lines either way.
+   */
+  lines?: AsyncIterable<ByteLine[]>;
 }
 
 /** The last day of a series, as the asOf check reads it (null for an empty series). */
@@ -167,14 +172,14 @@ export async function* streamPrices<K extends PriceLineIdentity = PriceLineIdent
   const take = knownAccepted ? options.take : undefined;
 
   // Lines come a chunk's worth at a time (lines.ts): one step of the async iteration per batch.
-  for await (const batch of source.lineBytes('prices')) {
+  for await (const batch of options.lines ?? source.lineBytes('prices')) {
     for (const line of batch) {
       count += 1;
       if (count % PROGRESS_EVERY === 0) options.onProgress?.('prices', count);
       let reason = line.problem ?? null;
       if (reason === null) {
         const { bytes } = line;
-        const key = hash('sha1', bytes, 'base64url');
+        const key = line.key ?? hash('sha1', bytes, 'base64url');
         // A line taken is a checked line: only while no series was rejected as late (reasonFor).
         if (take !== undefined && late.card.size === 0 && late.figure.size === 0 && take(key, bytes.length, line.lineNo)) continue;
         const hit = known?.(key, bytes.length);
