@@ -5,7 +5,10 @@
  *   - stableJsonShared (what the compile runs: key order by copy, then one native JSON.stringify),
  *   - 5 x fast-json-stable-stringify (the reference the tests compare with: a string builder),
  *   - 5 x JSON.stringify of the same documents already in key order (the native floor),
- * after checking that the first two give the same text. Prints the machine and the command.
+ * after checking that the first two give the same text; then the set pages of the same catalog:
+ * stableJson of pages whose card summaries are marked as built in key order (codec.ts KEYS_IN_ORDER,
+ * what the compile writes) against the same pages as plain objects, whose keys stableJson checks
+ * (the text checked equal first). Prints the machine and the command.
  *
  *   npx tsc -p tsconfig.json && node scripts/bench-stable-json.mjs [--cards 3000] [--runs 5]
  *
@@ -23,7 +26,8 @@ const dist = new URL('../dist/', import.meta.url);
 const { openSource, loadCatalog, streamPrices } = await import(new URL('compiler/source/index.js', dist));
 const { renderCardRanges } = await import(new URL('compiler/render/card.js', dist));
 const { createFxLookup } = await import(new URL('compiler/render/fx.js', dist));
-const { stableJsonShared } = await import(new URL('snapshots/codec.js', dist));
+const { stableJson, stableJsonShared } = await import(new URL('snapshots/codec.js', dist));
+const { renderSetPages } = await import(new URL('compiler/render/set-pages.js', dist));
 const { RANGES } = await import(new URL('snapshots/records.js', dist));
 
 const { values: opts } = parseArgs({ options: { cards: { type: 'string', default: '3000' }, runs: { type: 'string', default: '5' } } });
@@ -74,6 +78,30 @@ try {
       return Number(process.hrtime.bigint() - t) / 1e3 / sorted.length;
     })();
     console.log(`run ${run}: stableJsonShared ${ours.toFixed(1)}, fast-json-stable-stringify ${reference.toFixed(1)}, JSON.stringify of sorted documents ${floor.toFixed(1)}`);
+  }
+  // The set pages, as the compile renders them (no prices: the summaries have every key either way).
+  const bySet = new Map();
+  for (const card of catalog.cards.values()) {
+    const key = `${card.game}/${card.setCode}`;
+    if (!bySet.has(key)) bySet.set(key, []);
+    bySet.get(key).push({ card, summary: null });
+  }
+  const pages = [...bySet].flatMap(([key, cards]) => renderSetPages(catalog.setsByKey.get(key), cards));
+  const plainPages = pages.map((p) => JSON.parse(JSON.stringify(p)));
+  pages.forEach((p, i) => {
+    if (stableJson(p) !== stableJson(plainPages[i]) || stableJson(p) !== stringify(p)) throw new Error('a marked set page is written differently');
+  });
+  const items = pages.reduce((n, p) => n + p.data.length, 0);
+  const perItem = (list) => {
+    const t = process.hrtime.bigint();
+    let n = 0;
+    for (const p of list) n += stableJson(p).length;
+    if (n === 0) throw new Error('no pages');
+    return Number(process.hrtime.bigint() - t) / 1e3 / items;
+  };
+  console.log(`${pages.length} set pages, ${items} card summaries; µs per summary:`);
+  for (let run = 1; run <= RUNS; run++) {
+    console.log(`run ${run}: stableJson of marked summaries ${perItem(pages).toFixed(3)}, of the same as plain objects ${perItem(plainPages).toFixed(3)}`);
   }
   console.log(machineLine());
   console.log(`command: node scripts/bench-stable-json.mjs --cards ${CARDS} --runs ${RUNS}`);

@@ -66,6 +66,15 @@ function canonical(value: unknown, memo: WeakMap<object, string> | null): string
 const NOT_NATIVE = Symbol('not native');
 
 /**
+ * Set to true on the prototype of objects built with their keys in sorted order at every depth and
+ * none integer-like (compiler/render/summaries.ts's list items): `inOrder` takes them as they are,
+ * without reading and comparing their keys. At a million cards that check of the set and artist
+ * pages' summaries was about 3 s of an incremental compile's main thread (docs/benchmarks.md). On
+ * the prototype, not the object: it is not an own key, so JSON, copies and spreads never carry it.
+ */
+export const KEYS_IN_ORDER: unique symbol = Symbol('keys in stableJson order');
+
+/**
  * `value` itself when every object in it already has its keys in sorted order, otherwise a copy in
  * which every object does: JSON.stringify then writes it exactly as `canonical` would, in one native
  * call (about 25% less time on card documents than the string builder; docs/benchmarks.md). Objects are
@@ -89,6 +98,7 @@ function inOrder(value: unknown, memo: WeakMap<object, unknown> | null): unknown
     return copy ?? value;
   }
   const obj = value as Record<string, unknown>;
+  if ((obj as { [KEYS_IN_ORDER]?: unknown })[KEYS_IN_ORDER] === true) return obj;
   if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') return inOrder((obj as { toJSON(): unknown }).toJSON(), memo);
   if (memo !== null) {
     const hit = memo.get(obj);

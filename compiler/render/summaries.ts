@@ -12,6 +12,7 @@
  * only within its game.
  */
 import { toTimestamp } from '../../snapshots/envelope.js';
+import { KEYS_IN_ORDER } from '../../snapshots/codec.js';
 import type {
   BinderItem, CardRecord, FigureRarity, FigureRecord, FigureSeriesRecord, Game, SetRecord,
 } from '../../snapshots/records.js';
@@ -155,41 +156,74 @@ export const setMapKey = (game: Game, code: string) => `${game}/${code}`;
 
 /**
  * The card summary; `set` is null when the set record is missing (its name is then null).
- * The keys are written in sorted order (here and in figureSummary), so stableJson serializes a page
- * of summaries in one native call instead of copying every item into sorted order first (codec.ts).
+ * Built by a class whose fields are declared in sorted key order (its `set` too), marked on its
+ * prototype (codec.ts KEYS_IN_ORDER): stableJson writes a page of them in one native call without
+ * checking each one's keys (test/compiler/render/summaries-order.test.ts keeps the order honest).
+ * toEqual compares them with object literals as usual (it ignores prototypes).
  */
 export function cardSummary(card: CardRecord, set: SetRecord | null | undefined, price: LatestPrice | null | undefined): CardSummary {
-  return {
-    artist: card.artist,
-    entity: 'card',
-    game: card.game,
-    id: card.id,
-    imageUrl: card.imageUrl,
-    marketCents: price?.lastCents ?? null,
-    name: card.name,
-    number: card.number,
-    priceDate: price ? toTimestamp(price.lastDate) : null,
-    priceSynthetic: price ? price.synthetic : null,
-    rarity: card.rarity,
-    set: { code: card.setCode, name: set?.name ?? null },
-  };
+  return new OrderedCardSummary(card, set, price);
+}
+
+class OrderedCardSummary implements CardSummary {
+  artist: string | null;
+  entity: 'card' = 'card';
+  game: Game;
+  id: string;
+  imageUrl: string | null;
+  marketCents: number | null;
+  name: string;
+  number: string;
+  priceDate: string | null;
+  priceSynthetic: boolean | null;
+  rarity: string | null;
+  set: { code: string; name: string | null };
+
+  constructor(card: CardRecord, set: SetRecord | null | undefined, price: LatestPrice | null | undefined) {
+    this.artist = card.artist;
+    this.game = card.game;
+    this.id = card.id;
+    this.imageUrl = card.imageUrl;
+    this.marketCents = price?.lastCents ?? null;
+    this.name = card.name;
+    this.number = card.number;
+    this.priceDate = price ? toTimestamp(price.lastDate) : null;
+    this.priceSynthetic = price ? price.synthetic : null;
+    this.rarity = card.rarity;
+    this.set = { code: card.setCode, name: set?.name ?? null };
+  }
 }
 
 export function figureSummary(
   figure: FigureRecord, series: FigureSeriesRecord | null | undefined, price: LatestPrice | null | undefined,
 ): FigureSummary {
-  return {
-    entity: 'figure',
-    id: figure.id,
-    imageUrl: figure.imageUrl,
-    marketCents: price?.lastCents ?? null,
-    name: figure.name,
-    priceDate: price ? toTimestamp(price.lastDate) : null,
-    priceSynthetic: price ? price.synthetic : null,
-    rarity: figure.rarity,
-    series: { id: figure.seriesId, name: series?.name ?? null },
-  };
+  return new OrderedFigureSummary(figure, series, price);
 }
+
+class OrderedFigureSummary implements FigureSummary {
+  entity: 'figure' = 'figure';
+  id: string;
+  imageUrl: string | null;
+  marketCents: number | null;
+  name: string;
+  priceDate: string | null;
+  priceSynthetic: boolean | null;
+  rarity: FigureRarity | null;
+  series: { id: string; name: string | null };
+
+  constructor(figure: FigureRecord, series: FigureSeriesRecord | null | undefined, price: LatestPrice | null | undefined) {
+    this.id = figure.id;
+    this.imageUrl = figure.imageUrl;
+    this.marketCents = price?.lastCents ?? null;
+    this.name = figure.name;
+    this.priceDate = price ? toTimestamp(price.lastDate) : null;
+    this.priceSynthetic = price ? price.synthetic : null;
+    this.rarity = figure.rarity;
+    this.series = { id: figure.seriesId, name: series?.name ?? null };
+  }
+}
+
+for (const ordered of [OrderedCardSummary, OrderedFigureSummary]) Object.defineProperty(ordered.prototype, KEYS_IN_ORDER, { value: true });
 
 export function summarizeCard(card: CardRecord, ctx: SummaryContext): CardSummary {
   return cardSummary(card, ctx.sets.get(setMapKey(card.game, card.setCode)), ctx.prices.card.get(card.id));
