@@ -132,6 +132,32 @@ describe('streamPrices', () => {
     expect(offered).toEqual([]);
   });
 
+  it('when the lines come split and hashed elsewhere then their keys are the ones offered and the stream is the same', async () => {
+    const lines = [price({ id: 'mtg-lea-161' }), price({ id: 'base1-4' }), price({ entity: 'figure', id: 'f1' })];
+    const dir = writeCatalog({ prices: lines });
+    const source = openSource(dir);
+    opened.push(source);
+    const catalog = await loadCatalog(source, { maxRejects: 50 });
+    const here: string[] = [];
+    for await (const line of streamPrices(source, catalog)) here.push(`${line.id} ${line.key} ${line.text}`);
+    // The folder source names the file another thread may read; the lines come with keys of their own.
+    expect(source.linesFile?.('prices')).toBe(path.join(dir, 'prices.ndjson'));
+    const given = (lineNo: number) => `given-key-of-line-${lineNo}`.padEnd(27, '_');
+    async function* split() {
+      for await (const batch of source.lineBytes('prices')) yield batch.map((l) => ({ ...l, key: given(l.lineNo) }));
+    }
+    const offered: string[] = [];
+    const take = (key: string, _size: number, lineNo: number) => {
+      offered.push(key);
+      return lineNo === 2;
+    };
+    const again = await loadCatalog(source, { maxRejects: 50 });
+    const elsewhere: string[] = [];
+    for await (const line of streamPrices(source, again, { knownAccepted: true, take, lines: split() })) elsewhere.push(`${line.id} ${line.key} ${line.text}`);
+    expect(offered).toEqual([given(1), given(2), given(3)]);
+    expect(elsewhere).toEqual([here[0], here[2]].map((l, i) => l.replace(/ \S+ /, ` ${given(i === 0 ? 1 : 3)} `)));
+  });
+
   it('when load rejects and price rejects together exceed maxRejects then finish throws', async () => {
     const dir = writeCatalog({ cards: [...base.cards, card('neg', { watchers: -1 })], prices: [...base.prices, price({ id: 'ghost' })] });
     fs.appendFileSync(path.join(dir, 'prices.ndjson'), '\n');
