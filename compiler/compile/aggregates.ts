@@ -6,12 +6,12 @@
  */
 import type { LoadedCatalog } from '../source/index.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
-import type { Envelope } from '../../snapshots/envelope.js';
-import { cardsBySet, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
+import { toTimestamp, type Envelope } from '../../snapshots/envelope.js';
+import { cardsBySet, cardSummary, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { artistSlugs, groupByArtist, renderArtistPages } from '../render/artist-pages.js';
+import { artistSlugs, groupByArtist, orderArtistCards, renderOrderedArtistPages } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -25,7 +25,7 @@ import { renderShowcases, showcaseOwners, type ShowcaseDocuments } from '../rend
 import { isPublishedBinder } from '../render/privacy.js';
 import { renderCatalogSummary, type PriceRange } from '../render/summary.js';
 import { compareText } from '../render/order.js';
-import type { DocumentSink, EntityRef } from './document-sink.js';
+import type { DocumentSink, EntityRef, ListPage } from './document-sink.js';
 import { DOCUMENT_RANGES } from '../bulk/document-ranges.js';
 import type { ProgressSink } from './progress.js';
 import type { PriceSummaries } from './index.js';
@@ -136,6 +136,34 @@ export async function renderAggregates(
   // position (summaries.ts CatalogInOrder: one look-up by id per card for every group and feed).
   const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
   const priced = (i: number): PricedAt => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null, at: i });
+  // The cards rendered again this compile, whose summaries are the only ones on a page that can
+  // differ from the previous snapshot's page of the same shape (a patch replaces just those:
+  // document-sink.ts putPages). Null when there is no previous snapshot or most cards changed.
+  const renderedCards = prices.rendered.card.length * 4 <= cardAt.length ? new Set(prices.rendered.card) : null;
+  /**
+   * The pages of a list of card summaries (`cards` in page order, the list's `asOf`), made from
+   * `records` besides the cards: each page's input and shape, tagged `tag`, and its changed cards.
+   */
+  const cardListPages = (tag: string, records: readonly unknown[], cards: readonly PricedAt[], asOf: string | null, summaryOf: (p: PricedAt) => unknown): ListPage[] => {
+    const list = { asOf, total: cards.length };
+    const stamped = asOf === null ? null : toTimestamp(asOf);
+    return pageSlices(cards).map((slice, i) => {
+      let changed: { at: number; id: string; item: () => unknown }[] | null = null;
+      if (renderedCards !== null) {
+        changed = [];
+        for (let at = 0; at < slice.length; at++) {
+          const p = slice[at];
+          if (renderedCards.has(p.card.id)) changed.push({ at, id: p.card.id, item: () => summaryOf(p) });
+        }
+      }
+      return {
+        input: sink.inputOf(tag, [...records, list, i + 1], cardRefs(slice)),
+        shape: sink.shapeOf(tag, [...records, cards.length, i + 1], slice.map((p) => p.card.id)),
+        asOf: stamped,
+        changed,
+      };
+    });
+  };
 
   // The cards grouped by set (shared with the discover sets feed) and by oracle concept, as
   // positions. The price summaries are made for the groups rendered only (at a million cards, a
@@ -198,10 +226,9 @@ export async function renderAggregates(
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
     const render = () => {
       const ordered = orderSetCards(set, cards.map(priced));
-      const list = { asOf: ordered.asOf, total: ordered.cards.length };
-      const inputs = pageSlices(ordered.cards).map((cards, i) => sink.inputOf('set-page', [set, list, i + 1], cardRefs(cards)));
-      sink.putPages(keyOf, inputs, () => renderOrderedSetPages(set, ordered));
-      return inputs.length;
+      const pages = cardListPages('set-page', [set], ordered.cards, ordered.asOf, (p) => cardSummary(p.card, set, p.summary));
+      sink.putPages(keyOf, pages, () => renderOrderedSetPages(set, ordered));
+      return pages.length;
     };
     if (!keepListLater('set', keyOf, cards.length, touched !== null && !touched.sets.has(setMapKey(set.game, set.code)), render)) {
       progress.advance(render());
@@ -212,12 +239,15 @@ export async function renderAggregates(
 
   const artists = groupByArtist(cardAt.keys(), (i) => cardAt[i].artist);
   for (const [slug, group] of artists) {
+    const keyOf = (page: number) => listPageKey({ kind: 'artist', slug }, page);
     const render = () => {
-      const cards = group.cards.map(priced);
-      return putListFrom({ kind: 'artist', slug }, sink.inputOf('artist', [slug, group.name], cardRefs(cards)), () =>
-        renderArtistPages(slug, group.name, cards, catalog.setsByKey));
+      const ordered = orderArtistCards(group.cards.map(priced));
+      const pages = cardListPages('artist-page', [slug, group.name], ordered.cards, ordered.asOf, (p) =>
+        cardSummary(p.card, catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode)), p.summary));
+      sink.putPages(keyOf, pages, () => renderOrderedArtistPages(ordered, catalog.setsByKey));
+      return pages.length;
     };
-    if (!keepListLater('artist', (page) => listPageKey({ kind: 'artist', slug }, page), group.cards.length, touched !== null && !touched.artists.has(slug), render)) {
+    if (!keepListLater('artist', keyOf, group.cards.length, touched !== null && !touched.artists.has(slug), render)) {
       progress.advance(render());
       await breathe();
     }
@@ -312,6 +342,7 @@ export async function renderAggregates(
   progress.advance(1);
   await sink.settle();
   if (keptUnchanged > 0) progress.note(`aggregate documents: ${keptUnchanged} made from no changed card or figure kept as they were, their inputs not computed`);
+  if (sink.patched() > 0) progress.note(`aggregate documents: ${sink.patched()} list pages patched from the previous snapshot's (their changed cards and asOf put in place)`);
   if (sink.handedOff() > 0) progress.note(`aggregate documents: ${sink.handedOff()} compressed on the render threads`);
 }
 

@@ -22,7 +22,9 @@
  * list's asOf and total, the page number and the fingerprints of the cards on that page, in page
  * order), so a set with one changed card writes only the page that shows it.
  */
-import { fingerprint, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { fingerprint, gunzip, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { createPackReader, type PackReader } from '../../snapshots/packs/pack-reader.js';
+import { splicePage } from './page-splice.js';
 import type { ObjectTable } from './object-table.js';
 import type { EntityJob } from './entity-jobs.js';
 import type { EntityPool } from './pool.js';
@@ -46,11 +48,31 @@ export interface EntityRef {
   token?: string;
 }
 
+/** A page of a list put with `putPages`. */
+export interface ListPage {
+  /** Everything the page's bytes depend on. */
+  input: string;
+  /**
+   * What they depend on besides the list's asOf and its items' own content: the list's records and
+   * total, the page's number and the ids of its items in order (a fingerprint). A previous page of
+   * the same shape is patched instead of rendered.
+   */
+  shape: string;
+  /** The page's asOf as its envelope has it (a timestamp or null). */
+  asOf: string | null;
+  /**
+   * The items whose content changed since the previous snapshot (their entity was rendered again),
+   * by position on the page, each with a function that makes it as it is now; null when unknown
+   * (the page is then rendered, never patched).
+   */
+  changed: readonly { at: number; id: string; item: () => unknown }[] | null;
+}
+
 /**
  * Bumped when what an aggregate's input covers changes (the wiring in aggregates.ts is not part of
  * the renderer code hash), so no object is re-used under an input that no longer describes it.
  */
-const AGGREGATE_INPUTS = 'aggregate-inputs-2';
+const AGGREGATE_INPUTS = 'aggregate-inputs-3';
 
 export interface DocumentSink {
   put(key: string, doc: unknown): void;
@@ -66,6 +88,11 @@ export interface DocumentSink {
    * catalog counts as absent (a binder item the catalog lacks is skipped by the renderers).
    */
   inputOf(tag: string, records: readonly unknown[], refs: Iterable<EntityRef>): string;
+  /**
+   * The shape of a page (ListPage.shape) of the list `tag` made from `records` (stable JSON, as in
+   * inputOf), showing the items `ids` in this order.
+   */
+  shapeOf(tag: string, records: readonly unknown[], ids: readonly string[]): string;
   /** `render()` at `key` unless the previous object there was made from the same `input`. */
   putFrom(key: string, input: string, render: () => unknown): void;
   /**
@@ -75,12 +102,13 @@ export interface DocumentSink {
    */
   putPagesFrom(keyOf: (page: number) => string, input: string, render: () => readonly unknown[]): number;
   /**
-   * The pages of one list whose pages have inputs of their own: page i at `keyOf(i)` made from
-   * `inputs[i - 1]` (everything that page's bytes depend on). A page whose previous object was made
-   * from the same input is re-used; `render()` (every page, in order) is called once, only when a
-   * page must be written, and only those pages are compressed and written.
+   * The pages of one list whose pages have inputs of their own: page i at `keyOf(i)` made as
+   * `pages[i - 1]` says (ListPage). A page whose previous object was made from the same input is
+   * re-used; one of the same shape is patched from the previous page's bytes (page-splice.ts: its
+   * asOf and changed items put in place); `render()` (every page, in order) is called once, only
+   * when a page must be rendered, and only those pages are compressed and written.
    */
-  putPages(keyOf: (page: number) => string, inputs: readonly string[], render: () => readonly unknown[]): void;
+  putPages(keyOf: (page: number) => string, pages: readonly ListPage[], render: () => readonly unknown[]): void;
   /** True when the previous snapshot has an object at `key`. */
   hasPrevious(key: string): boolean;
   /**
@@ -114,6 +142,8 @@ export interface DocumentSink {
   settle(): Promise<void>;
   /** How many documents were handed to the render threads to compress. */
   handedOff(): number;
+  /** How many pages were patched from the previous snapshot's (putPages). */
+  patched(): number;
 }
 
 /**
@@ -135,10 +165,11 @@ const BUSY_BATCHES = 3;
 
 /**
  * `threads`: the render threads (pool.ts), which then compress the documents while this thread
- * renders the next ones; without them every document is compressed here.
+ * renders the next ones; without them every document is compressed here. `packsDir`: the snapshot
+ * root's packs, where a page patched from the previous snapshot's is read (putPages).
  */
 export function createDocumentSink(
-  out: PackOutput, table: ObjectTable, codeHash: string, tokens: EntityTokens, threads: EntityPool | null = null,
+  out: PackOutput, table: ObjectTable, codeHash: string, tokens: EntityTokens, threads: EntityPool | null = null, packsDir = '',
 ): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
@@ -162,16 +193,29 @@ export function createDocumentSink(
   };
   // Compressed into the deflater's own buffer, hashed, then copied by the pack writer: no buffer per
   // document. Or handed to a render thread with others, which does the same there.
-  const write = (key: string, json: string, input: string) => {
-    if (threads !== null) {
-      batch.push({ kind: 'document', key, json, input });
-      batchChars += json.length;
-      handedOff++;
-      if (batch.length >= BATCH_DOCUMENTS || batchChars >= BATCH_CHARS) submit();
-      return;
-    }
+  const store = (key: string, json: string | Buffer, input: string) => {
     const bytes = gzipTransient(json);
     table.add({ key, size: bytes.length, sha256: sha256Hex(bytes), input, at: out.write(bytes) });
+  };
+  const hand = (job: EntityJob, chars: number) => {
+    batch.push(job);
+    batchChars += chars;
+    handedOff++;
+    if (batch.length >= BATCH_DOCUMENTS || batchChars >= BATCH_CHARS) submit();
+  };
+  const write = (key: string, json: string, input: string) => {
+    if (threads !== null) hand({ kind: 'document', key, json, input }, json.length);
+    else store(key, json, input);
+  };
+  // A page patched from the previous one's bytes: on a render thread with the documents, or here.
+  let packs: PackReader | null = null;
+  let patched = 0;
+  const patch = (job: Extract<EntityJob, { kind: 'patch' }>) => {
+    patched++;
+    // Its JSON is not in the message: only the changed items count towards the batch's characters.
+    if (threads !== null) return hand(job, job.items.reduce((n, i) => n + i.json.length, 0));
+    packs ??= createPackReader({ dir: packsDir });
+    store(job.key, splicePage(job.key, gunzip(packs.read(job.pack, job.offset, job.length)), job.asOf, job.items), job.input);
   };
   // The input the entity phase recorded for the card or figure (all of a card's range objects carry
   // it), looked up by the catalog's own id.
@@ -214,6 +258,12 @@ export function createDocumentSink(
       for (const ref of refs) parts.push(ref.entity, ref.id, ref.token ?? entityInput(ref) ?? '-');
       return joinedFingerprint(parts);
     },
+    shapeOf(tag, records, ids) {
+      const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
+      for (const r of records) parts.push(recordJson(r));
+      for (const id of ids) parts.push(id);
+      return joinedFingerprint(parts);
+    },
     putFrom(key, input, render) {
       if (!reused(key, input)) write(key, stableJson(render()), input);
     },
@@ -250,10 +300,13 @@ export function createDocumentSink(
     },
     busy: () => threads !== null && threads.inFlight() >= BUSY_BATCHES,
     handedOff: () => handedOff,
+    patched: () => patched,
     breathe: () => new Promise<void>((resolve) => setImmediate(resolve)),
     async settle() {
       submit();
       await threads?.settle();
+      packs?.close();
+      packs = null;
       if (failure !== null) throw failure;
     },
     keepAll(keys) {
@@ -263,14 +316,25 @@ export function createDocumentSink(
       if (kept.length > 0) table.reuse(kept, 'aggregate');
       return kept.length === keys.length ? [] : keys.filter((k) => !found.has(k));
     },
-    putPages(keyOf, inputs, render) {
-      let pages: readonly unknown[] | null = null;
-      inputs.forEach((input, i) => {
+    putPages(keyOf, pages, render) {
+      let rendered: readonly unknown[] | null = null;
+      pages.forEach((page, i) => {
         const key = keyOf(i + 1);
-        if (reused(key, input)) return;
-        pages ??= render();
-        if (pages.length !== inputs.length) throw new Error(`${key}: ${pages.length} pages rendered for ${inputs.length} inputs`);
-        write(key, stableJson(pages[i]), input);
+        // Recorded with its shape after a dot (fingerprints are base64url): the next compile's patch test.
+        const input = `${page.input}.${page.shape}`;
+        const previous = table.previousPlace(key);
+        if (previous?.input === input) {
+          table.reuse([key], 'aggregate');
+          return;
+        }
+        if (previous !== undefined && page.changed !== null && previous.input?.endsWith(`.${page.shape}`)) {
+          const items = page.changed.map((c) => ({ at: c.at, id: c.id, json: stableJson(c.item()) }));
+          patch({ kind: 'patch', key, pack: previous.pack, offset: previous.offset, length: previous.length, asOf: JSON.stringify(page.asOf), items, input });
+          return;
+        }
+        rendered ??= render();
+        if (rendered.length !== pages.length) throw new Error(`${key}: ${rendered.length} pages rendered for ${pages.length} inputs`);
+        write(key, stableJson(rendered[i]), input);
       });
     },
   };

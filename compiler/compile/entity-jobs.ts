@@ -19,7 +19,9 @@
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../snapshots/records.js';
 import { RANGES } from '../../snapshots/records.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
-import { gzipTransient, sha256Hex } from '../../snapshots/codec.js';
+import { gunzip, gzipTransient, sha256Hex } from '../../snapshots/codec.js';
+import { createPackReader, type PackReader } from '../../snapshots/packs/pack-reader.js';
+import { splicePage, type SplicedItem } from './page-splice.js';
 import { renderCardRangesJson } from '../render/card.js';
 import { renderFigureJson } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
@@ -35,7 +37,12 @@ export type EntityJob =
    * The same, its JSON as UTF-8 in the batch's input arena (`at`, `length`): written there by the pool
    * instead of the string being copied into the message (pool.ts).
    */
-  | { kind: 'document-bytes'; key: string; at: number; length: number; input: string };
+  | { kind: 'document-bytes'; key: string; at: number; length: number; input: string }
+  /**
+   * A list page patched from the previous snapshot's (page-splice.ts): its stored bytes at `offset`,
+   * `length` in pack `pack`, inflated, given the JSON of its new asOf and its changed items, compressed.
+   */
+  | { kind: 'patch'; key: string; pack: string; offset: number; length: number; asOf: string; items: SplicedItem[]; input: string };
 
 export interface RenderedObject {
   key: string;
@@ -62,6 +69,8 @@ export interface EntityWorkerInit {
   arenas?: SharedArrayBuffer;
   /** Its input arenas (INPUT_ARENA_BYTES each, one per arena), where the main thread writes documents' JSON. */
   inputs?: SharedArrayBuffer;
+  /** The snapshot root's packs folder, where `patch` jobs read the previous pages (absent: no patch jobs). */
+  packsDir?: string;
 }
 
 /** A batch for a render thread, and the arena (its index in the thread's `arenas`) to put its objects in. */
@@ -89,6 +98,15 @@ export function objectBytes(o: RenderedObject, arena: Buffer): Buffer {
 export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[], arena: Buffer, inputArena?: Buffer) => RenderedObject[] {
   const fx: FxLookup = createFxLookup(init.fxRates);
   return (jobs, arena, inputArena) => {
+    // Opened for the batch and closed with it: a thread has no end hook, and its descriptors are the process's.
+    let packs: PackReader | null = null;
+    try {
+      return renderBatch(jobs, arena, inputArena, () => (packs ??= createPackReader({ dir: init.packsDir! })));
+    } finally {
+      (packs as PackReader | null)?.close();
+    }
+  };
+  function renderBatch(jobs: EntityJob[], arena: Buffer, inputArena: Buffer | undefined, packs: () => PackReader): RenderedObject[] {
     const out: RenderedObject[] = [];
     let used = 0;
     // The compressed bytes are the deflater's own buffer until the next call: hashed, then copied
@@ -115,12 +133,15 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
       } else if (job.kind === 'document-bytes') {
         if (inputArena === undefined) throw new Error(`${job.key}: a document in an input arena, and no input arena`);
         emit(job.key, inputArena.subarray(job.at, job.at + job.length), job.input);
+      } else if (job.kind === 'patch') {
+        if (init.packsDir === undefined) throw new Error(`${job.key}: a page to patch, and no packs folder`);
+        emit(job.key, splicePage(job.key, gunzip(packs().read(job.pack, job.offset, job.length)), job.asOf, job.items), job.input);
       } else {
         emit(figureKey(job.figure.id), renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
       }
     }
     return out;
-  };
+  }
 }
 
 /** The render thread (pool.ts): batches in, objects back in the batch's arena (or transferred, not copied). */

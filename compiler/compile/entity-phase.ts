@@ -106,8 +106,11 @@ export interface EntityPhase {
  * thread (workers only render and compress), which copies the bytes out of the batch's arena
  * (entity-jobs.ts), and gets its row in the object table.
  */
-export function createRenderThreads(fxRates: FxRateRecord[], out: PackOutput, table: ObjectTable, workers: number, threads: ThreadMode): EntityPool {
-  return createEntityPool({ fxRates }, workers, (objects, _jobs, arena) => {
+export function createRenderThreads(
+  fxRates: FxRateRecord[], packsDir: string, out: PackOutput, table: ObjectTable, workers: number, threads: ThreadMode,
+): EntityPool {
+  // packsDir: where the page patches of the aggregates read the previous pages (document-sink.ts).
+  return createEntityPool({ fxRates, packsDir }, workers, (objects, _jobs, arena) => {
     for (const o of objects) table.add({ key: o.key, size: o.length, sha256: o.sha256, input: o.input, at: out.write(objectBytes(o, arena)) });
   }, threads);
 }

@@ -209,7 +209,7 @@ async function compileLocked(
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
-    pool = createRenderThreads(catalog.fxRates, out, table, workers, threads);
+    pool = createRenderThreads(catalog.fxRates, packsDir, out, table, workers, threads);
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
       renderEntities(catalog, source, {
@@ -267,7 +267,7 @@ async function compileLocked(
       // The catalog files but prices are the previous snapshot's (its stored catalog was taken), and
       // so is the code that renders and wires the documents (the renderer and this folder).
       const unchangedCatalog = t.sameCompilerCode(compilerCodeHash(codeHash)) && state.keptFrom !== null;
-      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, tokens, compressAggregates ? renderThreads : null), pumping, unchangedCatalog);
+      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, tokens, compressAggregates ? renderThreads : null, packsDir), pumping, unchangedCatalog);
       if (compressAggregates) await renderThreads.drain();
       t.seal();
     });

@@ -193,6 +193,20 @@ export class ObjectTable {
   }
 
   /**
+   * The previous snapshot's input of `key` and where its stored bytes are (a sealed pack of the
+   * root), for a document patched from them (document-sink.ts `putPages`); undefined when it has no
+   * such object, and always in a compile that does not copy a packed index. Only valid for keys this
+   * compile has not written yet.
+   */
+  previousPlace(key: string): { input: string | null; pack: string; offset: number; length: number } | undefined {
+    if (this.mode !== 'copy') return undefined;
+    const row = this.stmt('prevPlace', () => 'SELECT o.input, p.sha256, o.offset, o.length FROM objects o JOIN packs p ON p.seq = o.pack WHERE o.key = ?')
+      .raw()
+      .get(key) as [string | null, string, number, number] | undefined;
+    return row && { input: row[0], pack: row[1], offset: row[2], length: row[3] };
+  }
+
+  /**
    * In a copy, keeps as they are the previous snapshot's objects in key range [from, to) that this
    * compile has not written or re-used, recorded in one statement, when there are exactly `expected`
    * of them; otherwise keeps nothing and returns false. For documents the caller knows are the

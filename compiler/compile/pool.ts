@@ -132,7 +132,8 @@ export function createEntityPool(
  * documents over cost the main thread about 2 s in postMessage). A document that does not fit stays a string.
  */
 function inArena(jobs: EntityJob[], input: Buffer): EntityJob[] {
-  if (jobs.length === 0 || jobs[0].kind !== 'document') return jobs;
+  // A batch is entities or aggregate documents (some of them page patches), never both.
+  if (jobs.length === 0 || jobs[0].kind === 'card' || jobs[0].kind === 'figure') return jobs;
   let used = 0;
   return jobs.map((job) => {
     if (job.kind !== 'document') return job;

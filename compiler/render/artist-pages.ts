@@ -80,21 +80,36 @@ export function groupByArtist<T>(items: Iterable<T>, artistOf: (item: T) => stri
   return out;
 }
 
+/** An artist's printings in page order, and the asOf every page of the list carries. */
+export interface OrderedArtist<T extends PricedCard = PricedCard> {
+  cards: T[];
+  asOf: string | null;
+}
+
 /**
- * Items sorted by release date desc, then id. `sets` (keyed `setMapKey`) names each card's set.
+ * Items sorted by release date desc, then id.
  * asOf: the latest of the printings' addedAt and price dates.
+ */
+export function orderArtistCards<T extends PricedCard>(printings: readonly T[]): OrderedArtist<T> {
+  const cards = [...printings].sort(
+    (x, y) => compareDescNullsLast(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
+  );
+  let asOf: string | null = null;
+  for (const p of cards) asOf = laterOf(laterOf(asOf, p.card.addedAt), p.summary?.lastDate);
+  return { cards, asOf };
+}
+
+/** The pages of an artist's printings already put in order (orderArtistCards). `sets` (keyed `setMapKey`) names each card's set. */
+export function renderOrderedArtistPages(ordered: OrderedArtist, sets: ReadonlyMap<string, SetRecord>): Envelope<CardSummary[]>[] {
+  return paginate('artist', ordered.cards.map((p) => cardSummary(p.card, sets.get(setMapKey(p.card.game, p.card.setCode)), p.summary)), ordered.asOf);
+}
+
+/**
+ * An artist's pages: orderArtistCards, then renderOrderedArtistPages.
  * `slug` and `name` identify the artist for the caller's key; the items already carry the artist.
  */
 export function renderArtistPages(
   _slug: string, _name: string, printings: PricedCard[], sets: ReadonlyMap<string, SetRecord>,
 ): Envelope<CardSummary[]>[] {
-  const sorted = [...printings].sort(
-    (x, y) => compareDescNullsLast(x.card.releasedAt, y.card.releasedAt) || compareText(x.card.id, y.card.id),
-  );
-  let asOf: string | null = null;
-  const items = sorted.map((p) => {
-    asOf = laterOf(laterOf(asOf, p.card.addedAt), p.summary?.lastDate);
-    return cardSummary(p.card, sets.get(setMapKey(p.card.game, p.card.setCode)), p.summary);
-  });
-  return paginate('artist', items, asOf);
+  return renderOrderedArtistPages(orderArtistCards(printings), sets);
 }

@@ -121,6 +121,8 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     }));
     const r = await expectSameAsFull(cat, root);
     expect(reusedOf(r.stderr)).toEqual({ reused: lines.length - changed, of: lines.length });
+    // The set and artist pages of the changed cards were patched from the previous ones, not rendered.
+    expect(Number(/(\d+) list pages patched from the previous snapshot's/.exec(r.stderr)?.[1] ?? 0)).toBeGreaterThan(0);
     // The next compile re-uses every line, the changed ones included (they were stored this time).
     const again = await compile(cat, root);
     expect(reusedOf(again.stderr)).toEqual({ reused: lines.length, of: lines.length });
