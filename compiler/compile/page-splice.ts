@@ -44,7 +44,7 @@ const COMMA_BYTE = 0x2c;
  */
 export function splicePage(key: string, page: Buffer, asOfJson: string, items: readonly SplicedItem[]): Buffer {
   const refuse = (why: string) =>
-    new CatalogError('corrupt_object', `${key}: the previous snapshot's page cannot be patched (${why}); remove the snapshot root's current pointer's snapshot or compile into a new root`);
+    new CatalogError('corrupt_object', `${key}: the previous snapshot's page cannot be patched (${why}); run \`catalog verify\` on the snapshot root, or compile into an empty root`);
   if (page.length < HEAD.length || page.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) throw refuse('not an envelope');
   let p = HEAD.length;
   // The asOf is null or a timestamp, a string without escapes.
