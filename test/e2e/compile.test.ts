@@ -160,6 +160,29 @@ describe('catalog compile', () => {
     await expectSameAsFullCompile(cat, root);
   });
 
+  it('when the previous search index has no entity index (an older compiler) then the copy gets one and is updated the same', async () => {
+    const { cat, root } = await compiledCopy();
+    const entityIndex = (id: string) => {
+      const db = new Database(join(root, id, SEARCH_DB_FILE), { readonly: true });
+      try {
+        return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'search_entries_entity'").pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    const first = currentId(root)!;
+    expect(entityIndex(first)).toBe(1);
+    const db = new Database(join(root, first, SEARCH_DB_FILE));
+    db.exec('DROP INDEX search_entries_entity');
+    db.close();
+    const changed = touchOnePercentOfPrices(cat);
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`search index: ${changed} entries updated in a copy of the previous index`);
+    expect(entityIndex(currentId(root)!)).toBe(1);
+    await expectSameAsFullCompile(cat, root);
+  });
+
   it('when a printing changes then its oracle concept is rendered again and every other oracle document is re-used', async () => {
     const { cat, root } = await compiledCopy();
     const first = currentId(root)!;
