@@ -166,10 +166,11 @@ const BUSY_BATCHES = 3;
 /**
  * `threads`: the render threads (pool.ts), which then compress the documents while this thread
  * renders the next ones; without them every document is compressed here. `packsDir`: the snapshot
- * root's packs, where a page patched from the previous snapshot's is read (putPages).
+ * root's packs, where a page patched from the previous snapshot's is read (putPages); without it
+ * no page is patched.
  */
 export function createDocumentSink(
-  out: PackOutput, table: ObjectTable, codeHash: string, tokens: EntityTokens, threads: EntityPool | null = null, packsDir = '',
+  out: PackOutput, table: ObjectTable, codeHash: string, tokens: EntityTokens, threads: EntityPool | null = null, packsDir: string | null = null,
 ): DocumentSink {
   /** Re-uses the previous object at `key` when its input was `input`; false when it must be written. */
   const reused = (key: string, input: string): boolean => {
@@ -214,7 +215,7 @@ export function createDocumentSink(
     patched++;
     // Its JSON is not in the message: only the changed items count towards the batch's characters.
     if (threads !== null) return hand(job, job.items.reduce((n, i) => n + i.json.length, 0));
-    packs ??= createPackReader({ dir: packsDir });
+    packs ??= createPackReader({ dir: packsDir! });
     store(job.key, splicePage(job.key, gunzip(packs.read(job.pack, job.offset, job.length)), job.asOf, job.items), job.input);
   };
   // The input the entity phase recorded for the card or figure (all of a card's range objects carry
@@ -327,7 +328,7 @@ export function createDocumentSink(
           table.reuse([key], 'aggregate');
           return;
         }
-        if (previous !== undefined && page.changed !== null && previous.input?.endsWith(`.${page.shape}`)) {
+        if (packsDir !== null && previous !== undefined && page.changed !== null && previous.input?.endsWith(`.${page.shape}`)) {
           const items = page.changed.map((c) => ({ at: c.at, id: c.id, json: stableJson(c.item()) }));
           patch({ kind: 'patch', key, pack: previous.pack, offset: previous.offset, length: previous.length, asOf: JSON.stringify(page.asOf), items, input });
           return;
