@@ -10,21 +10,22 @@
  * only when that differs from the previous snapshot's. At 100,000 cards that is 18,850 oracle
  * documents, of which a 1% price change touches a few hundred.
  *
- * The lists made from a known group of entities (a set's, an artist's or a series' pages, a user's
- * showcase and binder pages) work the same way with `putPagesFrom`: their input is the records they
+ * The lists made from a known group of entities (a series' pages, a user's showcase and binder
+ * pages) work the same way with `putPagesFrom`: their input is the records they
  * show that are not entities (the set, the user, the binders) plus the input fingerprints of the
  * entities in them, in catalog order (a reordered catalog renders again, never the reverse); every
  * page of the list records that one input, so a list whose input matches re-uses all its previous
  * pages without rendering (issue 17: an incremental compile with 1% of prices changed re-rendered
  * every aggregate before; docs/benchmarks.md).
  *
- * A set's pages go one step further with `putPages`: each page records its own input (the set, the
- * list's asOf and total, the page number and the fingerprints of the cards on that page, in page
- * order), so a set with one changed card writes only the page that shows it.
+ * A set's and an artist's pages go one step further with `putPages`: each page records its own
+ * input (the list's records, asOf and total, the page number and the fingerprints of the cards on
+ * that page, in page order), so a list with one changed card writes only the page that shows it, and
+ * a page whose shape is the previous page's is patched from its bytes (page-splice.ts).
  */
-import { fingerprint, gunzip, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
+import { fingerprint, gzipTransient, sha256Hex, stableJson } from '../../snapshots/codec.js';
 import { createPackReader, type PackReader } from '../../snapshots/packs/pack-reader.js';
-import { splicePage } from './page-splice.js';
+import { patchPage } from './page-splice.js';
 import type { ObjectTable } from './object-table.js';
 import type { EntityJob } from './entity-jobs.js';
 import type { EntityPool } from './pool.js';
@@ -216,7 +217,7 @@ export function createDocumentSink(
     // Its JSON is not in the message: only the changed items count towards the batch's characters.
     if (threads !== null) return hand(job, job.items.reduce((n, i) => n + i.json.length, 0));
     packs ??= createPackReader({ dir: packsDir! });
-    store(job.key, splicePage(job.key, gunzip(packs.read(job.pack, job.offset, job.length)), job.asOf, job.items), job.input);
+    store(job.key, patchPage(job, packs), job.input);
   };
   // The input the entity phase recorded for the card or figure (all of a card's range objects carry
   // it), looked up by the catalog's own id.

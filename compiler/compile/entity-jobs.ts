@@ -19,9 +19,9 @@
 import type { CardRecord, FigureRecord, FigureSeriesRecord, FxRateRecord, PriceSeriesRecord, SetRecord } from '../../snapshots/records.js';
 import { RANGES } from '../../snapshots/records.js';
 import { cardKey, figureKey } from '../../snapshots/keys.js';
-import { gunzip, gzipTransient, sha256Hex } from '../../snapshots/codec.js';
+import { gzipTransient, sha256Hex } from '../../snapshots/codec.js';
 import { createPackReader, type PackReader } from '../../snapshots/packs/pack-reader.js';
-import { splicePage, type SplicedItem } from './page-splice.js';
+import { patchPage, type PagePatch } from './page-splice.js';
 import { renderCardRangesJson } from '../render/card.js';
 import { renderFigureJson } from '../render/figure.js';
 import { createFxLookup } from '../render/fx.js';
@@ -42,7 +42,7 @@ export type EntityJob =
    * A list page patched from the previous snapshot's (page-splice.ts): its stored bytes at `offset`,
    * `length` in pack `pack`, inflated, given the JSON of its new asOf and its changed items, compressed.
    */
-  | { kind: 'patch'; key: string; pack: string; offset: number; length: number; asOf: string; items: SplicedItem[]; input: string };
+  | ({ kind: 'patch'; input: string } & PagePatch);
 
 export interface RenderedObject {
   key: string;
@@ -135,7 +135,7 @@ export function createEntityRenderer(init: EntityWorkerInit): (jobs: EntityJob[]
         emit(job.key, inputArena.subarray(job.at, job.at + job.length), job.input);
       } else if (job.kind === 'patch') {
         if (init.packsDir === undefined) throw new Error(`${job.key}: a page to patch, and no packs folder`);
-        emit(job.key, splicePage(job.key, gunzip(packs().read(job.pack, job.offset, job.length)), job.asOf, job.items), job.input);
+        emit(job.key, patchPage(job, packs()), job.input);
       } else {
         emit(figureKey(job.figure.id), renderFigureJson({ figure: job.figure, series: job.series, prices: job.prices, fx }), job.input);
       }

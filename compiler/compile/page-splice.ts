@@ -18,12 +18,32 @@
  *   splicePage(previousJson, '"2026-11-21T00:00:00.000Z"', [{ at: 3, id: 'mtg-dre-215', json: '{"artist":…}' }])
  */
 import { CatalogError } from '../../snapshots/errors.js';
+import { gunzip } from '../../snapshots/codec.js';
+import type { PackReader } from '../../snapshots/packs/pack-reader.js';
 
 /** An item of the page that changed: its position in `data`, its id (checked) and its new JSON. */
 export interface SplicedItem {
   at: number;
   id: string;
   json: string;
+}
+
+/** A page to patch: where the previous page's stored (gzip) bytes are, its new asOf's JSON, its changed items. */
+export interface PagePatch {
+  key: string;
+  pack: string;
+  offset: number;
+  length: number;
+  asOf: string;
+  items: SplicedItem[];
+}
+
+/**
+ * The patched page's JSON: the previous page read from its pack, inflated and spliced. The one
+ * place both patchers (the render thread, entity-jobs.ts; the main thread, document-sink.ts) do it.
+ */
+export function patchPage(patch: PagePatch, packs: PackReader): Buffer {
+  return splicePage(patch.key, gunzip(packs.read(patch.pack, patch.offset, patch.length)), patch.asOf, patch.items);
 }
 
 const HEAD = Buffer.from('{"apiVersion":"v1","asOf":');
