@@ -23,6 +23,7 @@
  */
 import { closeSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { constants, crc32, inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { BulkFile } from '../../snapshots/manifest.js';
@@ -62,9 +63,10 @@ export interface PatchPlan {
   touched: number;
   /**
    * Writes the file to `path` (via a temporary name); `compressed` counts the segments compressed
-   * again (the touched ones, and those after them whose dictionary changed), the others were copied.
+   * again (the touched ones, and those after them whose dictionary changed), the others were copied;
+   * `inflated`, those of them whose unchanged lines were taken from the previous file's segment.
    */
-  write(path: string): { size: number; sha256: string; compressed: number };
+  write(path: string): { size: number; sha256: string; compressed: number; inflated: number };
 }
 
 /** The plan of a patch of file `prev` (the previous snapshot's manifest entry), or null when it cannot be made safely. */
@@ -178,11 +180,19 @@ function boundedWhere(where: string): string {
 }
 
 /**
- * The patched file: the touched segments compressed from their objects' lines, and each segment
- * after one whose dictionary (its last DICTIONARY_BYTES of lines) changed; every other segment copied
- * from the previous file. A segment's dictionary is unchanged when the lines that cover its last
+ * The patched file: the touched segments compressed from their lines, and each segment after one
+ * whose dictionary (its last DICTIONARY_BYTES of lines) changed; every other segment copied from the
+ * previous file. A segment's dictionary is unchanged when the lines that cover its last
  * DICTIONARY_BYTES are all unchanged (the same lines make the same last bytes), so a change early in
  * a segment leaves the next one as it was (about two in five, with 10 lines of 2 KB a segment).
+ *
+ * The unchanged lines of a segment compressed again are the previous file's: its segment inflated
+ * against the previous lines before it (the tail of the segment before, read from its objects, or
+ * the previous text of a segment inflated just before), checked against the CRC-32 and length its
+ * table entry records. Only the changed lines are made from their objects. Reading and inflating
+ * every object of such a segment was about 4.7 s of the bulk thread at a million cards
+ * (docs/benchmarks.md, "Incremental compile: the bulk lines taken from the previous segments"); a
+ * segment that does not inflate to its recorded lines is made from its objects as before.
  */
 function writePatched(path: string, prevPath: string, packsDir: string, state: SegmentState, table: { offsets: number[]; segments: SegmentFacts[] }, touched: Uint8Array, lines: Lines) {
   const packs = createPackReader({ dir: packsDir });
@@ -209,34 +219,62 @@ function writePatched(path: string, prevPath: string, packsDir: string, state: S
   // cards and 1% of them changed, about a sixth of the file's bytes).
   const made = new Map<number, Buffer>();
   const facts: SegmentFacts[] = [];
+  // The lines before segment s: this compile's (`before`) and the previous file's (`oldBefore`),
+  // when segment s - 1 was made again; null when it was copied (its lines are the same in both).
   let before: Buffer | null = null;
+  let oldBefore: Buffer | null = null;
   let dictionaryChanged = false;
+  let inflated = 0;
+  const prevFd = openSync(prevPath, 'r');
   try {
+    const previousSegments = rangeReader(prevFd, prevPath);
     for (let s = 0; s < state.firstKeys.length; s++) {
       if (touched[s] === 0 && !dictionaryChanged) {
         facts.push(table.segments[s]);
-        before = null;
+        before = oldBefore = null;
         continue;
       }
       const a = lines.first.get(s)!;
-      const parts = linesOf(a, a + state.lines[s]);
+      const n = state.lines[s];
+      // Segment s - 1 copied: its lines, the same in both files, are read from its objects.
+      const tail: Buffer | null = s === 0 ? EMPTY : before === null ? tailOf(s - 1) : null;
+      const oldLines: Buffer | null = oldBefore ?? tail;
+      const old: { text: Buffer; lines: Buffer[] } | null = oldLines === null ? null : previousLines(previousSegments.read(table.offsets[s], table.segments[s].compressed), oldLines, table.segments[s], n);
+      let parts: Buffer[];
+      if (old === null) parts = linesOf(a, a + n);
+      else {
+        inflated++;
+        parts = old.lines;
+        for (let i = 0; i < n; i++) if (lines.changed.has(a + i)) parts[i] = lineOfObject(gunzip, objects(a + i, a + i + 1)[0], lines.keys[a + i]);
+      }
       const text = Buffer.concat(parts);
-      const segment = segmentOf(text, s === 0 ? Buffer.alloc(0) : (before ?? tailOf(s - 1)));
+      const segment = segmentOf(text, before ?? tail!);
       // Copied out: zlib's result is a view of a buffer of at least 16 KiB, which a few-KB segment
       // kept would hold (about 400 MB more at a million cards).
       made.set(s, Buffer.from(segment.bytes));
       facts.push(segment.facts);
       before = text;
+      // The previous lines of this segment: inflated, or (made from objects) this compile's when none
+      // changed; else unknown, and the next segment, if made again, is made from its objects.
+      oldBefore = old !== null ? old.text : touched[s] === 0 ? text : null;
       dictionaryChanged = touched[s] === 1 && tailChanged(a, parts);
     }
+  } catch (err) {
+    closeSync(prevFd);
+    throw err;
   } finally {
     packs.close();
   }
   const sum = fileChecksum();
   for (const f of facts) sum.add(f);
   const tmp = `${path}.tmp`;
-  const out = openSync(tmp, 'w');
-  const prevFd = openSync(prevPath, 'r');
+  let out: number;
+  try {
+    out = openSync(tmp, 'w');
+  } catch (err) {
+    closeSync(prevFd);
+    throw err;
+  }
   const hash = createHash('sha256');
   let open = true;
   try {
@@ -249,7 +287,7 @@ function writePatched(path: string, prevPath: string, packsDir: string, state: S
     closeSync(out);
     open = false;
     renameSync(tmp, path);
-    return { size, sha256: hash.digest('hex'), compressed: made.size };
+    return { size, sha256: hash.digest('hex'), compressed: made.size, inflated };
   } catch (err) {
     if (open) closeSync(out);
     rmSync(tmp, { force: true });
@@ -258,3 +296,31 @@ function writePatched(path: string, prevPath: string, packsDir: string, state: S
     closeSync(prevFd);
   }
 }
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * A previous segment's lines: its compressed bytes inflated against the lines before it (the last
+ * DICTIONARY_BYTES of them, as segmentOf compressed it), split after each newline; null when the
+ * bytes do not inflate to the `lines` lines its table entry `facts` records (length and CRC-32).
+ */
+function previousLines(bytes: Buffer, before: Buffer, facts: SegmentFacts, lines: number): { text: Buffer; lines: Buffer[] } | null {
+  let text: Buffer;
+  try {
+    const options = before.length === 0 ? { finishFlush: constants.Z_SYNC_FLUSH } : { finishFlush: constants.Z_SYNC_FLUSH, dictionary: before.subarray(Math.max(0, before.length - DICTIONARY_BYTES)) };
+    text = inflateRawSync(bytes, options);
+  } catch {
+    return null;
+  }
+  if (text.length !== facts.length || crc32(text) >>> 0 !== facts.crc >>> 0) return null;
+  const out: Buffer[] = [];
+  for (let from = 0; from < text.length; ) {
+    const end = text.indexOf(NEWLINE, from);
+    if (end < 0) return null;
+    out.push(text.subarray(from, end + 1));
+    from = end + 1;
+  }
+  return out.length === lines ? { text, lines: out } : null;
+}
+
+const NEWLINE = 0x0a;

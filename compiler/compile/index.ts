@@ -25,6 +25,7 @@ import { loadCatalog, openSource, type CatalogSource, type LoadedCatalog } from 
 import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot, writeChangeList } from '../publish/publish.js';
+import { startHash, type EarlyHash } from '../publish/early-hash.js';
 import { changesFileJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { createRenderThreads, renderEntities } from './entity-phase.js';
@@ -280,16 +281,25 @@ async function compileLocked(
     // (or, when the object index fails first, the abort below stops the thread).
     const searchFinished = search.finish();
     searchFinished.catch(() => undefined);
+    // Each of the snapshot's files is hashed for the manifest once it is final, while the compile
+    // waits for its threads (early-hash.ts), not after them in the publish step.
+    const hashed = new Map<string, EarlyHash>();
+    const hashNow = (name: string) => hashed.set(name, startHash(join(writer.dir, name)));
     // The main thread's own work while the search index and bulk files finish on their threads.
     const packs = await run.step('object index', null, async () => {
       const { packs, rewritten } = finishSnapshotIndex(out, t);
       if (rewritten.length > 0) progress.note(`rewrote the live objects of ${rewritten.length} sparse pack(s)`);
+      hashNow(OBJECT_INDEX_FILE);
       // Then the changes bulk file is compressed from changes.ndjson on the bulk thread.
       bulkFiles.submit(changesFileJob(join(writer.dir, CHANGES_FILE), await writeChangeList(writer, t.changes())));
+      hashNow(CHANGES_FILE);
       return packs;
     });
     // The phase's count is the number of entries indexed.
-    await run.step('search index finish', null, async () => progress.advance(await searchFinished));
+    await run.step('search index finish', null, async () => {
+      progress.advance(await searchFinished);
+      hashNow(SEARCH_DB_FILE);
+    });
     const bulk = await run.step('bulk files', null, () => bulkFiles.finish());
     const header: ManifestHeader = {
       format: MANIFEST_FORMAT,
@@ -303,7 +313,7 @@ async function compileLocked(
       packs,
     };
     const { pruned } = await run.step('publish', null, async () => {
-      const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey });
+      const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey, hashed });
       await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, PRICE_LINES_FILE, SEGMENT_STATE_FILE]);
       return published;
     });

@@ -16,7 +16,7 @@ import { packFileName } from '../../snapshots/packs/pack-writer.js';
 import { pruneSnapshots } from '../../snapshots/store/fs.js';
 import { switchCurrent } from '../../snapshots/store/pointer.js';
 import type { SnapshotWriter } from '../../snapshots/store/types.js';
-import { hashFile } from '../../snapshots/store/verify-folder.js';
+import { startHash, takeHash, type EarlyHash } from './early-hash.js';
 import { CatalogError } from '../../snapshots/errors.js';
 import { writeManifestFile } from './signed-manifest.js';
 import { changeLine, linesHash } from '../bulk/write-bulk.js';
@@ -31,6 +31,8 @@ export interface PublishInput {
   keep: number | Retention;
   /** Ed25519 key that signs the manifest (manifest.ndjson.sig); unsigned when absent. */
   signKey?: KeyObject | null;
+  /** Files of SNAPSHOT_FILES hashed already, as soon as each was final (early-hash.ts); the others are hashed here. */
+  hashed?: ReadonlyMap<string, EarlyHash>;
 }
 
 /** The files of a packed snapshot besides its bulk files, each listed with its size and SHA-256. */
@@ -91,8 +93,10 @@ export async function publishSnapshot(input: PublishInput): Promise<{ pruned: st
   checkWritten(input.root, writer.dir, input.header, SNAPSHOT_FILES);
   const files: SnapshotFileRef[] = [];
   for (const name of SNAPSHOT_FILES) {
-    const hashed = await hashFile(join(writer.dir, name));
-    if (hashed === null) throw new CatalogError('io', `cannot read ${join(writer.dir, name)} back; nothing was published`);
+    const path = join(writer.dir, name);
+    const early = input.hashed?.get(name);
+    const hashed = await takeHash(early !== undefined && early.path === path ? early : startHash(path));
+    if (hashed === null) throw new CatalogError('io', `cannot read ${path} back; nothing was published`);
     files.push({ name, size: hashed.size, sha256: hashed.sha256 });
   }
   const header: ManifestHeader = { ...input.header, files };

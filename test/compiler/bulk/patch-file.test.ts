@@ -59,7 +59,7 @@ function writeIndex(path: string, objects: Stored[]): void {
 const fullJob = (packsDir: string, objects: Stored[]) => documentJob('cards', objects, null, { packsDir, of: (e) => e });
 
 /** A previous snapshot built in full, and a 1% price change written to a second pack. */
-async function scenario() {
+async function scenario(changedWhen: (n: number) => boolean = (n) => n % 97 === 5) {
   const root = tempDir();
   const packsDir = join(root, 'packs');
   const before = writeObjects(packsDir, Array.from({ length: CARDS }, (_, i) => i), (n) => 100 + n);
@@ -67,7 +67,7 @@ async function scenario() {
   const prevIndex = join(root, 'prev-objects.sqlite');
   writeIndex(prevIndex, before);
   const prevFile = await buildBulkFile(fullJob(packsDir, before), prevDir, null, new Map());
-  const changedCards = Array.from({ length: CARDS }, (_, i) => i).filter((n) => n % 97 === 5);
+  const changedCards = Array.from({ length: CARDS }, (_, i) => i).filter(changedWhen);
   const fresh = writeObjects(packsDir, changedCards, (n) => 7000 + n);
   const changedKeys = new Set(fresh.map((o) => o.key));
   const after = [...before.filter((o) => !changedKeys.has(o.key)), ...fresh].sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -92,6 +92,8 @@ describe('a document bulk file patched from the changed objects', () => {
     // Each touched segment is compressed again, and the next one when the change is in its dictionary.
     expect(planned.compressed).toBeGreaterThan(plan.touched);
     expect(planned.compressed).toBeLessThan(2 * plan.touched);
+    // The unchanged lines of every segment compressed again came from the previous file's segment.
+    expect(planned.inflated).toBe(planned.compressed);
     const written = readSegmentTable(join(s.root, 'planned.ndjson.gz'), planned.size)!.segments;
     expect(written.filter((f, i) => f.crc !== segments[i].crc)).toHaveLength(plan.touched);
 
@@ -109,6 +111,18 @@ describe('a document bulk file patched from the changed objects', () => {
     expect(lines).toHaveLength(CARDS);
     expect(lines[5].marketCents).toBe(7005);
     expect(lines[6].marketCents).toBe(106);
+  });
+
+  it('when changes are dense (touched segments side by side, first and last lines changed) then the file is still a full build\'s', async () => {
+    const s = await scenario((n) => n % 4 === 0 || n % 7 === 3);
+    const patch = documentPatch('cards', s.prevIndex, s.packsDir, s.changed).patch!;
+    const plan = planDocumentPatch(patch, s.prevFile, s.prevDir)!;
+    const planned = plan.write(join(s.root, 'planned.ndjson.gz'));
+    expect(planned.inflated).toBe(planned.compressed);
+    const fullDir = join(s.root, 'full');
+    const full = await buildBulkFile(fullJob(s.packsDir, s.after), fullDir, null, new Map());
+    expect(planned.sha256).toBe(full.sha256);
+    expect(plan.input).toBe(full.input);
   });
 
   it('when nothing changed then the previous file is linked, with its segment state', async () => {
