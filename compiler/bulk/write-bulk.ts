@@ -34,7 +34,7 @@ import { StalePreviousBulk, type PreviousFile } from './previous-file.js';
 import { patchedJob, type DocumentPatch } from './patch-job.js';
 import { BATCH_CHARS, writeDocumentFile, writeGzipLines } from './write-file.js';
 import { createDigestList, digestsBefore, reorderDigests, type ChangedObject } from './digests.js';
-import { planDocumentPatch } from './patch-file.js';
+import { planDocumentPatch, type PatchBase } from './patch-file.js';
 import { DOCUMENT_RANGES } from './document-ranges.js';
 import { documentInput, readSegmentState, writeSegmentState, type SegmentState } from './segment-state.js';
 
@@ -246,7 +246,9 @@ function linkOrCopy(from: string, to: string): void {
  * Builds one bulk file into `dir`, or hard-links the previous snapshot's file when its input
  * fingerprint is the same (equal inputs give equal bytes, so nothing is lost by not rebuilding).
  */
-export async function buildBulkFile(given: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>): Promise<BulkFile> {
+export async function buildBulkFile(
+  given: BulkJob, dir: string, previousDir: string | null, previous: Map<string, BulkFile>, bases?: ReadonlyMap<string, PatchBase | null>,
+): Promise<BulkFile> {
   makeDirsSync(join(dir, BULK_DIR));
   const file = bulkFileOf(given.name);
   const prev = previous.get(given.name);
@@ -267,7 +269,7 @@ export async function buildBulkFile(given: BulkJob, dir: string, previousDir: st
   };
   // Patched from the changed objects alone when the previous snapshot kept its segments (patch-file.ts).
   if (given.patch && usable !== null) {
-    const plan = planDocumentPatch(given.patch, usable, previousDir!);
+    const plan = planDocumentPatch(given.patch, usable, previousDir!, bases?.get(given.name));
     if (plan !== null) {
       const same = linked(plan.input);
       if (same !== null) return same;

@@ -210,6 +210,11 @@ async function compileLocked(
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
+    // The bulk thread starts now: with a previous snapshot it reads what the patches of its document
+    // files need before the changes are known while the entities render (background-bulk.ts); the
+    // cards and figures files are patched when only prices can have changed.
+    const warm: DocumentName[] = previous === null ? [] : state.keptFrom !== null ? ['cards', 'figures', 'oracle'] : ['oracle'];
+    const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null, warm }, threads));
     pool = createRenderThreads(catalog.fxRates, packsDir, out, table, workers, threads);
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
@@ -240,7 +245,6 @@ async function compileLocked(
       if (changed !== null) return documentPatch(name, previous!.index, packsDir, changed);
       return documentJob(name, t.documents(name, live), t.previousDocuments(name), locate, () => t.changedDocuments(name));
     };
-    const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null }, threads));
     bulkFiles.submit(job('cards', (id) => catalog.cards.has(id)));
     bulkFiles.submit(job('figures', (id) => catalog.figures.has(id)));
     const sets = setsJob(catalog.sets, cardsPerSet(catalog.cards.values()));

@@ -13,11 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { writeObjectIndex, type IndexRow } from '../../../snapshots/packs/object-index.js';
 import { createPackWriter } from '../../../snapshots/packs/pack-writer.js';
 import { documentPatch, patchedJob, type PatchedObject } from '../../../compiler/bulk/patch-job.js';
-import { planDocumentPatch } from '../../../compiler/bulk/patch-file.js';
+import { openPatchBase, planDocumentPatch } from '../../../compiler/bulk/patch-file.js';
 import { readSegmentState, SEGMENT_STATE_FILE } from '../../../compiler/bulk/segment-state.js';
 import { buildBulkFile, documentJob } from '../../../compiler/bulk/write-bulk.js';
+import { startBulkFiles } from '../../../compiler/bulk/background-bulk.js';
 import { readSegmentTable } from '../../../compiler/bulk/segmented-gzip.js';
-import type { BulkFile } from '../../../snapshots/manifest.js';
+import { MANIFEST_FORMAT, type BulkFile } from '../../../snapshots/manifest.js';
+import { MANIFEST_FILE } from '../../../snapshots/keys.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -123,6 +125,29 @@ describe('a document bulk file patched from the changed objects', () => {
     const full = await buildBulkFile(fullJob(s.packsDir, s.after), fullDir, null, new Map());
     expect(planned.sha256).toBe(full.sha256);
     expect(plan.input).toBe(full.input);
+  });
+
+  it('when the base of the patch was read before the changes then the plan is the same; a base of another file is not used', async () => {
+    const s = await scenario();
+    const patch = documentPatch('cards', s.prevIndex, s.packsDir, s.changed).patch!;
+    const base = openPatchBase('cards', s.prevFile, s.prevDir)!;
+    expect(base).not.toBeNull();
+    const without = planDocumentPatch(patch, s.prevFile, s.prevDir)!;
+    const early = planDocumentPatch(patch, s.prevFile, s.prevDir, base)!;
+    expect([early.input, early.touched, early.state]).toEqual([without.input, without.touched, without.state]);
+    // Made for another file (another SHA-256): ignored, the plan reads its own.
+    const stale = { ...base, sha256: '0'.repeat(64), state: { ...base.state, firstKeys: [] } };
+    expect(planDocumentPatch(patch, s.prevFile, s.prevDir, stale)!.input).toBe(without.input);
+    // The bulk thread reads the base when it starts (`warm`) from the previous snapshot its manifest
+    // names, and the file is a full build's, patched (its segment state written again).
+    writeFileSync(join(s.prevDir, MANIFEST_FILE), JSON.stringify({ format: MANIFEST_FORMAT, bulk: [s.prevFile] }) + '\n');
+    const dir = join(s.root, 'warmed');
+    const bulk = startBulkFiles({ dir, previousDir: s.prevDir, warm: ['cards'] }, 'inline');
+    bulk.submit(documentPatch('cards', s.prevIndex, s.packsDir, s.changed));
+    const [warmed] = await bulk.finish();
+    const full = await buildBulkFile(fullJob(s.packsDir, s.after), join(s.root, 'full'), null, new Map());
+    expect(warmed.sha256).toBe(full.sha256);
+    expect(readSegmentState(dir, 'cards', warmed.sha256)).toEqual(early.state);
   });
 
   it('when nothing changed then the previous file is linked, with its segment state', async () => {

@@ -145,4 +145,15 @@ describe('price table', () => {
     const back = t.inOrder!(reversed);
     expect([back.get(n - 1)?.lastCents, back.token!(n - 1), back.token!(n - 2)]).toEqual([0, 'priced-0', 'unpriced-1']);
   });
+
+  it('made with an order that gives an id twice, keeps its first slot and the others in order', () => {
+    const t = createPriceTable(['a', 'b', 'a', 'c']);
+    t.setTokenAt(t.set('c', latest({ lastCents: 9 })), 'c-token');
+    t.setToken('a', 'a-token');
+    const inOrder = t.inOrder!(['a', 'b', 'c']);
+    expect([inOrder.token!(0), inOrder.token!(1), inOrder.token!(2), inOrder.get(2)?.lastCents]).toEqual(['a-token', undefined, 'c-token', 9]);
+    // 'c' is entity 2 of the catalog's order: its line is found by place there.
+    t.lines().set('c', 5);
+    expect([t.hasLineAt(2), t.hasLineAt(3)]).toEqual([true, false]);
+  });
 });
