@@ -20,6 +20,8 @@ import { openPatchBase, type PatchBase } from './patch-file.js';
 import type { DocumentName } from './document-ranges.js';
 
 export interface BulkFiles {
+  /** The snapshot folder the files are written into, when it was not known at the start (`BulkWorkerData.dir`). */
+  into(dir: string): void;
   submit(job: BulkJob): void;
   /** The files of every submitted job, in submission order; rejects with the first failure. */
   finish(): Promise<BulkFile[]>;
@@ -28,25 +30,34 @@ export interface BulkFiles {
 }
 
 export interface BulkWorkerData {
-  dir: string;
+  /** The new snapshot's folder; may be given later (`into`), before the first job. */
+  dir?: string;
   previousDir: string | null;
   /**
    * The document files the compile expects to patch from its changes (patch-file.ts): what a patch
    * reads before the changes are known (the previous file's segment state and table, and its
-   * SHA-256 checked) is read as soon as the thread starts, while the compile renders the entities,
-   * instead of after them (about 1.1 s of the bulk thread at a million cards).
+   * SHA-256 checked) is read as soon as the thread starts, which the compile does before it reads
+   * the catalog, on a core that is otherwise half idle then, instead of after the entities (about
+   * 1.1 s of the bulk thread at a million cards; started with the entity phase, the same work made
+   * that phase about 1.5 s longer: docs/benchmarks.md).
    */
   warm?: readonly DocumentName[];
 }
 
+/** A job and the folder its file goes into. */
+export interface BulkRequest {
+  job: BulkJob;
+  dir: string;
+}
+
 /** Builds each job it is given, one after another (thread.ts runs it on a worker or inline). */
-export const bulkService: ThreadService<BulkWorkerData, BulkJob, BulkFile> = {
+export const bulkService: ThreadService<BulkWorkerData, BulkRequest, BulkFile> = {
   name: 'bulk files',
   entry: new URL('./bulk-worker.js', import.meta.url),
   create(data) {
     const previous = previousBulk(data.previousDir);
     const bases = patchBases(data, previous);
-    return async (job) => buildBulkFile(job, data.dir, data.previousDir, await previous, await bases);
+    return async ({ job, dir }) => buildBulkFile(job, dir, data.previousDir, await previous, await bases);
   },
 };
 
@@ -78,9 +89,14 @@ function flatLists(job: BulkJob): ArrayBuffer[] {
 export function startBulkFiles(data: BulkWorkerData, mode: ThreadMode = 'worker'): BulkFiles {
   const thread = startThread(bulkService, data, mode);
   const results: Promise<BulkFile>[] = [];
+  let dir = data.dir;
   return {
+    into(folder) {
+      dir = folder;
+    },
     submit(job) {
-      const result = thread.call(job, flatLists(job));
+      if (dir === undefined) throw new Error('bulk files: a job submitted before the snapshot folder is known');
+      const result = thread.call({ job, dir }, flatLists(job));
       // Never an unhandled rejection: finish() re-throws it.
       result.catch(() => undefined);
       results.push(result);

@@ -45,7 +45,7 @@ import { renderAggregates } from './aggregates.js';
 import { startSnapshotSearchIndex } from './search-phase.js';
 import { acquireCompileLock } from './lock.js';
 import { createRunner } from './runner.js';
-import { startBulkFiles } from '../bulk/background-bulk.js';
+import { startBulkFiles, type BulkFiles } from '../bulk/background-bulk.js';
 import { documentPatch } from '../bulk/patch-job.js';
 import { SEGMENT_STATE_FILE } from '../bulk/segment-state.js';
 import type { KeyObject } from 'node:crypto';
@@ -138,10 +138,16 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
   const lock = acquireCompileLock(options.out);
   const prefetch = startPrefetch(options.out);
   const readAhead = startReadAhead(o.threads);
+  let bulkFiles: BulkFiles | null = null;
   try {
     // The new object index starts as a copy of the previous one: copied while the catalog is read.
     const previous = await loadPreviousSnapshot(options.out);
     if (previous?.packed) prefetch.start(OBJECT_INDEX_FILE, previous.index);
+    // The bulk thread starts now: with a previous snapshot it reads what the patches of its document
+    // files need before the changes are known while the catalog is read (background-bulk.ts). The
+    // cards and figures files are patched only when the catalog files did not change, which the
+    // read tells: their part is wasted otherwise (a core half idle during the read).
+    bulkFiles = startBulkFiles({ previousDir: previous?.dir ?? null, warm: previous === null ? [] : ['cards', 'figures', 'oracle'] }, o.threads);
     // The previous snapshot's stored price lines are scanned on the read-ahead thread while the
     // catalog is read, once the catalog read has sent that thread all it asks of it.
     const codeHash = rendererCodeHash();
@@ -166,8 +172,10 @@ async function compileFrom(source: CatalogSource, options: CompileOptions, o: Se
     if (previous !== null && state.keptFrom !== null && existsSync(join(previous.dir, SEARCH_DB_FILE))) {
       prefetch.start(SEARCH_DB_FILE, join(previous.dir, SEARCH_DB_FILE));
     }
-    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines, lineReader: readAhead.lines });
+    return await compileLocked(catalog, source, options, o, { state, previous, prefetch, codeHash, scannedLines, lineReader: readAhead.lines, bulkFiles });
   } finally {
+    // Finished by then, or stopped: a failed read never got it to compileLocked.
+    await bulkFiles?.abort();
     await readAhead.close();
     await prefetch.close();
     lock.release();
@@ -185,10 +193,12 @@ interface Start {
   scannedLines: Promise<ScannedPriceLines | null> | null;
   /** The read-ahead thread's reader of the price file's lines, split and hashed there (entity-phase.ts). */
   lineReader: LineBatchReader;
+  /** The bulk thread, started before the catalog was read; the files go into the new snapshot's folder. */
+  bulkFiles: BulkFiles;
 }
 
 async function compileLocked(
-  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines, lineReader }: Start,
+  catalog: LoadedCatalog, source: CatalogSource, options: CompileOptions, o: Settings, { state, previous, prefetch, codeHash, scannedLines, lineReader, bulkFiles }: Start,
 ): Promise<CompileSummary> {
   const { keep, workers, threads, progress, now, started } = o;
   const run = createRunner(progress);
@@ -210,11 +220,6 @@ async function compileLocked(
     // Before any price is streamed: the rejects in it are the load's own.
     if (state.filesHash !== null) await run.step('catalog state', null, () => keepCatalogState(writer.dir, catalog, state));
     const entities = catalog.cards.size + catalog.figures.size;
-    // The bulk thread starts now: with a previous snapshot it reads what the patches of its document
-    // files need before the changes are known while the entities render (background-bulk.ts); the
-    // cards and figures files are patched when only prices can have changed.
-    const warm: DocumentName[] = previous === null ? [] : state.keptFrom !== null ? ['cards', 'figures', 'oracle'] : ['oracle'];
-    const bulkFiles = run.background(startBulkFiles({ dir: writer.dir, previousDir: previous?.dir ?? null, warm }, threads));
     pool = createRenderThreads(catalog.fxRates, packsDir, out, table, workers, threads);
     const renderThreads = pool;
     const summaries = await run.step('cards and figures', entities, () =>
@@ -235,6 +240,8 @@ async function compileLocked(
     // threads while the aggregates render here; the oracle, sets and changes bulk files follow.
     // Reading the cards' and figures' rows also deletes those of entities the catalog no longer has.
     table.seal();
+    bulkFiles.into(writer.dir);
+    run.background(bulkFiles);
     const t = table;
     const locate = { packsDir, of: (e: StoredObject) => e };
     // With the catalog files the previous snapshot's, no card or figure is gone: when no key of a

@@ -142,7 +142,10 @@ describe('a document bulk file patched from the changed objects', () => {
     // names, and the file is a full build's, patched (its segment state written again).
     writeFileSync(join(s.prevDir, MANIFEST_FILE), JSON.stringify({ format: MANIFEST_FORMAT, bulk: [s.prevFile] }) + '\n');
     const dir = join(s.root, 'warmed');
-    const bulk = startBulkFiles({ dir, previousDir: s.prevDir, warm: ['cards'] }, 'inline');
+    // Started before the new snapshot's folder is known (the compile starts it before the catalog read).
+    const bulk = startBulkFiles({ previousDir: s.prevDir, warm: ['cards'] }, 'inline');
+    expect(() => bulk.submit(documentPatch('cards', s.prevIndex, s.packsDir, s.changed))).toThrow(/before the snapshot folder is known/);
+    bulk.into(dir);
     bulk.submit(documentPatch('cards', s.prevIndex, s.packsDir, s.changed));
     const [warmed] = await bulk.finish();
     const full = await buildBulkFile(fullJob(s.packsDir, s.after), join(s.root, 'full'), null, new Map());
