@@ -12,8 +12,8 @@
  *
  * @example
  *   // bulk-worker.ts (the thread's entry):  serveThread(bulkService);
- *   const bulk = startThread(bulkService, { dir, previousDir }, 'worker');
- *   const file = await bulk.call(job);      // BulkFile, or throws the worker's CatalogError
+ *   const bulk = startThread(bulkService, { previousDir }, 'worker');
+ *   const file = await bulk.call({ job, dir });      // BulkFile, or throws the worker's CatalogError
  *   await bulk.close();
  */
 import { existsSync } from 'node:fs';
