@@ -81,7 +81,7 @@ export interface PatchBase {
 /**
  * The base of a patch of file `prev` (the previous snapshot's manifest entry of document file
  * `name`), or null when it cannot be made safely. Needs no change: the bulk thread makes it while the
- * compile renders (about 1.1 s at a million cards; background-bulk.ts), and a patch given none makes it.
+ * catalog is read (about 1.1 s at a million cards; background-bulk.ts), and a patch given none makes it.
  */
 export function openPatchBase(name: DocumentPatch['name'], prev: BulkFile, previousDir: string): PatchBase | null {
   const state = readSegmentState(previousDir, name, prev.sha256);
@@ -216,7 +216,7 @@ function boundedWhere(where: string): string {
  * the previous text of a segment inflated just before), checked against the CRC-32 and length its
  * table entry records. Only the changed lines are made from their objects. Reading and inflating
  * every object of such a segment was about 4.7 s of the bulk thread at a million cards
- * (docs/benchmarks.md, "Incremental compile: the bulk lines taken from the previous segments"); a
+ * (docs/benchmarks.md, "Incremental compile: the bulk thread's tail and the publish step"); a
  * segment that does not inflate to its recorded lines is made from its objects as before.
  */
 function writePatched(path: string, prevPath: string, packsDir: string, state: SegmentState, table: { offsets: number[]; segments: SegmentFacts[] }, touched: Uint8Array, lines: Lines) {

@@ -2,8 +2,8 @@
  * A snapshot file hashed for the manifest as soon as it is final, not in the publish step: at a
  * million cards the object index (about 840 MB) and the search index (about 640 MB) took the publish
  * step 2.3 s on the main thread, after everything else, while the main thread had waited seconds
- * for the bulk files just before (docs/benchmarks.md, "Incremental compile: the snapshot's files
- * hashed while the bulk files finish"). The hash streams on the event loop while the compile awaits
+ * for the bulk files just before (docs/benchmarks.md, "Incremental compile: the bulk thread's tail
+ * and the publish step"). The hash streams on the event loop while the compile awaits
  * its threads.
  *
  * An early hash is used only when the file is still the one hashed: its size, inode, modification
