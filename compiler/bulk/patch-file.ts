@@ -29,13 +29,13 @@ import Database from 'better-sqlite3';
 import type { BulkFile } from '../../snapshots/manifest.js';
 import { createGunzipEngine } from '../../snapshots/gzip-engine.js';
 import { createPackReader } from '../../snapshots/packs/pack-reader.js';
-import { coalescedReads } from './object-reads.js';
+import { coalescedReads, spansOf, warmReads, type ObjectPlaces } from './object-reads.js';
 import { DOCUMENT_RANGES } from './document-ranges.js';
 import type { DocumentPatch } from './patch-job.js';
 import { fileSha256, rangeReader } from './previous-file.js';
 import { DICTIONARY_BYTES, fileChecksum, readSegmentTable, segmentedHeader, segmentOf, type SegmentFacts } from './segmented-gzip.js';
 import { inputOfSegments, readSegmentState, segmentDigest, segmentOfKey, type SegmentState } from './segment-state.js';
-import { bufferedOutput, dictionaryTail, lineOfObject } from './write-file.js';
+import { bufferedOutput, dictionaryTail, lineOfObject, TAIL_OBJECTS } from './write-file.js';
 
 const DIGEST = 32;
 
@@ -67,6 +67,8 @@ export interface PatchPlan {
    * `inflated`, those of them whose unchanged lines were taken from the previous file's segment.
    */
   write(path: string): { size: number; sha256: string; compressed: number; inflated: number };
+  /** Reads what `write` will read of the packs for its dictionaries, many reads at a time (warmReads): call it first. */
+  warm(): Promise<void>;
 }
 
 /** What a patch of a previous file reads before its changes: its segments' state and table, the file checked against its manifest entry. */
@@ -155,7 +157,30 @@ export function planDocumentPatch(patch: DocumentPatch, prev: BulkFile, previous
     state: { firstKeys: state.firstKeys, lines: state.lines, digests },
     touched: touched.reduce((a, b) => a + b, 0),
     write: (path) => writePatched(path, prevPath, patch.packsDir, state, table, touched, lines),
+    warm: () => warmReads(patch.packsDir, placesOf(lines), tailSpans(state, touched, lines)),
   };
+}
+
+/** Where the lines' objects are, as the pack reads take it. */
+function placesOf(lines: Lines): ObjectPlaces {
+  return { pack: (i) => lines.packs[i], offset: (i) => lines.offsets[i], size: (i) => lines.sizes[i] };
+}
+
+/**
+ * The reads of the dictionaries writePatched takes from objects: the last TAIL_OBJECTS lines of each
+ * segment copied before one compressed again (the first step of dictionaryTail; a tail that needs
+ * more reads the rest itself). The changed lines' objects are this compile's, just written.
+ */
+function tailSpans(state: SegmentState, touched: Uint8Array, lines: Lines): number[] {
+  const spans: number[] = [];
+  const places = placesOf(lines);
+  for (let s = 1; s < touched.length; s++) {
+    if (touched[s] === 0 || touched[s - 1] === 1) continue;
+    const a = lines.first.get(s - 1)!;
+    const b = a + state.lines[s - 1];
+    spansOf(places, Math.max(a, b - TAIL_OBJECTS), b, spans);
+  }
+  return spans;
 }
 
 /** The lines of the segments marked in `read`, from the previous object index, a run of segments per query. */
@@ -222,12 +247,12 @@ function boundedWhere(where: string): string {
 function writePatched(path: string, prevPath: string, packsDir: string, state: SegmentState, table: { offsets: number[]; segments: SegmentFacts[] }, touched: Uint8Array, lines: Lines) {
   const packs = createPackReader({ dir: packsDir });
   const gunzip = createGunzipEngine();
-  const objects = coalescedReads(packs, { pack: (i) => lines.packs[i], offset: (i) => lines.offsets[i], size: (i) => lines.sizes[i] });
+  const objects = coalescedReads(packs, placesOf(lines));
   const linesOf = (a: number, b: number): Buffer[] => objects(a, b).map((o, i) => lineOfObject(gunzip, o, lines.keys[a + i]));
   /** The last lines of segment s, as many as a dictionary uses (DICTIONARY_BYTES), or all. */
   const tailOf = (s: number): Buffer => {
     const a = lines.first.get(s)!;
-    return dictionaryTail(gunzip, objects(a, a + state.lines[s]), (i) => lines.keys[a + i]);
+    return dictionaryTail(gunzip, objects, a, a + state.lines[s], (i) => lines.keys[i]);
   };
   /** Whether a changed line is among those that make the last DICTIONARY_BYTES of lines [a, a + text.length). */
   const tailChanged = (a: number, text: Buffer[]): boolean => {

@@ -274,6 +274,7 @@ export async function buildBulkFile(
       const same = linked(plan.input);
       if (same !== null) return same;
       try {
+        await plan.warm();
         const written = plan.write(path);
         writeSegmentState(dir, given.name, { sha256: written.sha256, state: plan.state });
         return { name: given.name, file, count: plan.count, size: written.size, sha256: written.sha256, input: plan.input };

@@ -67,14 +67,28 @@ export function lineOfObject(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, 
   return Buffer.from(dataOf(json.toString('utf8'), key) + '\n', 'utf8');
 }
 
+/** Objects read at first from the end of a segment for its dictionary: about DICTIONARY_BYTES of 2 KB card lines. */
+export const TAIL_OBJECTS = 6;
+
 /**
- * The dictionary a segment is compressed against: the last lines of the segment before (stored
- * bytes `objects`, keys from `keyAt`), as many as DICTIONARY_BYTES takes, or all of them.
+ * The dictionary a segment is compressed against: the last lines of the segment before (its objects
+ * a..b-1, read with `objects`, keys from `keyAt`), as many as DICTIONARY_BYTES takes, or all of them.
+ * The objects are read from the end, TAIL_OBJECTS first and twice as many each time after: the
+ * segment's first lines are rarely needed (segments hold 5-15 lines, a dictionary about 6 of a card
+ * file's), and on a host whose page cache does not hold the packs, reading a whole segment's objects
+ * was most of an incremental compile's bulk thread (docs/benchmarks.md, "Incremental compile: the
+ * segment tails read from the end").
  */
-export function dictionaryTail(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, objects: readonly Buffer[], keyAt: (i: number) => string): Buffer {
+export function dictionaryTail(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, objects: (a: number, b: number) => readonly Buffer[], a: number, b: number, keyAt: (i: number) => string): Buffer {
   const lines: Buffer[] = [];
   let length = 0;
-  for (let i = objects.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) length += lines[lines.push(lineOfObject(gunzip, objects[i], keyAt(i))) - 1].length;
+  let step = TAIL_OBJECTS;
+  for (let end = b; end > a && length < DICTIONARY_BYTES; step *= 2) {
+    const start = Math.max(a, end - step);
+    const read = objects(start, end);
+    for (let i = read.length - 1; i >= 0 && length < DICTIONARY_BYTES; i--) length += lines[lines.push(lineOfObject(gunzip, read[i], keyAt(start + i))) - 1].length;
+    end = start;
+  }
   return Buffer.concat(lines.reverse());
 }
 
@@ -162,7 +176,7 @@ export async function writeDocumentFile(
         };
   const textOf = ([a, b]: [number, number]): Buffer => Buffer.concat(objects(a, b).map((o, i) => lineOfObject(gunzip, o, keys[a + i])));
   /** The last lines of a segment, as many as its dictionary use takes (DICTIONARY_BYTES), or all. */
-  const tailOf = ([a, b]: [number, number]): Buffer => dictionaryTail(gunzip, objects(a, b), (i) => keys[a + i]);
+  const tailOf = ([a, b]: [number, number]): Buffer => dictionaryTail(gunzip, objects, a, b, (i) => keys[i]);
   const prev = prevFile ? openPreviousSegments(prevFile) : null;
   // Each previous segment by its first key (a segment starts at the same key in both files or is not copied).
   const previousSegments = new Map<string, number>();

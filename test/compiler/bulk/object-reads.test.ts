@@ -1,12 +1,13 @@
 /**
  * compiler/bulk/object-reads.ts: the stored bytes of a run of objects, neighbours in a pack read
  * together into one re-used buffer, are each object's own bytes, in order, whatever the packs, gaps
- * and sizes; and a call after a larger one still gets its own bytes.
+ * and sizes; and a call after a larger one still gets its own bytes. The spans warmed ahead of a
+ * patch (warmReads) cover the same objects, and a broken pack name among them fails nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { coalescedReads } from '../../../compiler/bulk/object-reads.js';
+import { coalescedReads, spansOf, warmReads } from '../../../compiler/bulk/object-reads.js';
 import { createPackReader } from '../../../snapshots/packs/pack-reader.js';
 import { createPackWriter } from '../../../snapshots/packs/pack-writer.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -35,5 +36,37 @@ describe('coalesced object reads', () => {
     } finally {
       packs.close();
     }
+  });
+});
+
+describe('pack reads warmed ahead', () => {
+  it('spansOf covers each object of a run once, in order, and warmReads finishes with missing or misnamed packs among them', async () => {
+    const dir = join(tempDir(), 'packs');
+    const writer = createPackWriter({ dir, targetBytes: 64 * 1024 });
+    const listed: { pack: number; offset: number; length: number }[] = [];
+    for (let i = 0; i < 120; i++) listed.push(writer.append(randomBytes(500 + ((i * 131) % 4000))));
+    const names = new Map(writer.finish().map((p) => [p.seq, p.sha256]));
+    const at = { pack: (i: number) => names.get(listed[i].pack)!, offset: (i: number) => listed[i].offset, size: (i: number) => listed[i].length };
+    const spans: number[] = [];
+    const bytes = spansOf(at, 7, 110, spans);
+    const covered: number[] = [];
+    let sum = 0;
+    for (let s = 0; s < spans.length; s += 4) {
+      const [i, j, start, end] = spans.slice(s, s + 4);
+      for (let k = i; k < j; k++) {
+        covered.push(k);
+        expect(at.pack(k)).toBe(at.pack(i));
+        expect(listed[k].offset >= start && listed[k].offset + listed[k].length <= end).toBe(true);
+      }
+      sum += end - start;
+    }
+    expect(covered).toEqual(Array.from({ length: 103 }, (_, k) => 7 + k));
+    expect(bytes).toBe(sum);
+    await expect(warmReads(dir, at, spans)).resolves.toBeUndefined();
+    // A pack gone, or a name that is not a pack hash, is left to the synchronous read to report.
+    const broken = { ...at, pack: (i: number) => (i % 3 === 0 ? '0'.repeat(64) : i % 3 === 1 ? '../../etc/passwd' : at.pack(i)) };
+    const brokenSpans: number[] = [];
+    spansOf(broken, 0, 120, brokenSpans);
+    await expect(warmReads(dir, broken, brokenSpans)).resolves.toBeUndefined();
   });
 });
