@@ -67,7 +67,7 @@ export interface PatchPlan {
    * `inflated`, those of them whose unchanged lines were taken from the previous file's segment.
    */
   write(path: string): { size: number; sha256: string; compressed: number; inflated: number };
-  /** Reads what `write` will read of the packs for its dictionaries, many reads at a time (warmReads): call it first. */
+  /** Starts reading what `write` will read of the packs for its dictionaries on the thread pool (warmReads): call it just before; await it after. */
   warm(): Promise<void>;
 }
 

@@ -273,9 +273,15 @@ export async function buildBulkFile(
     if (plan !== null) {
       const same = linked(plan.input);
       if (same !== null) return same;
+      // The packs' reads queued first: the pool reads ahead of the patch (object-reads.ts warmReads).
+      const warmed = plan.warm();
       try {
-        await plan.warm();
-        const written = plan.write(path);
+        let written;
+        try {
+          written = plan.write(path);
+        } finally {
+          await warmed;
+        }
         writeSegmentState(dir, given.name, { sha256: written.sha256, state: plan.state });
         return { name: given.name, file, count: plan.count, size: written.size, sha256: written.sha256, input: plan.input };
       } catch (err) {
