@@ -76,8 +76,8 @@ export const TAIL_OBJECTS = 6;
  * The objects are read from the end, TAIL_OBJECTS first and twice as many each time after: the
  * segment's first lines are rarely needed (segments hold 5-15 lines, a dictionary about 6 of a card
  * file's), and on a host whose page cache does not hold the packs, reading a whole segment's objects
- * was most of an incremental compile's bulk thread (docs/benchmarks.md, "Incremental compile: the
- * segment tails read from the end").
+ * was most of an incremental compile's bulk thread (docs/benchmarks.md, "A million cards in three rounds
+ * again; the segment tails of a patch read from the end").
  */
 export function dictionaryTail(gunzip: (bytes: Buffer, reuse: boolean) => Buffer, objects: (a: number, b: number) => readonly Buffer[], a: number, b: number, keyAt: (i: number) => string): Buffer {
   const lines: Buffer[] = [];
