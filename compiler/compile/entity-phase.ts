@@ -23,7 +23,7 @@ import type { PackOutput } from './pack-output.js';
 import { createEntityPool, type EntityPool } from './pool.js';
 import type { ProgressSink } from './progress.js';
 import {
-  createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
+  appendToPriceLineFile, createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
   type KnownPriceLine, type ScannedPriceLines,
 } from './price-line-store.js';
 import { emptyLineFields, factsOfDecoded, idIs, recentDailyOf, tokenOf } from './price-line-codec.js';
@@ -123,7 +123,8 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const fx = createFxLookup(catalog.fxRates);
   const version = priceLinesVersion(p.codeHash);
   const linesPath = p.previousDir === null ? null : join(p.previousDir, PRICE_LINES_FILE);
-  const stored = linesPath === null ? NO_STORED_PRICE_LINES : openPriceLines(linesPath, await (p.scannedLines ?? scanPriceLines(linesPath, version)));
+  const scanned = linesPath === null ? null : await (p.scannedLines ?? scanPriceLines(linesPath, version));
+  const stored = linesPath === null ? NO_STORED_PRICE_LINES : openPriceLines(linesPath, scanned);
   const summaries: PriceSummaries = {
     // Slot i is entity i of the catalog's order: the aggregates read prices and tokens by position.
     cards: createPriceTable(catalog.cards.keys()),
@@ -195,7 +196,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       if (fxPart === '') fxByDate.set(latest.lastDate, (fxPart = fxFingerprint(fx, latest.lastDate)));
     }
     handledSlot = slot;
-    const previousToken = shortcut ? line?.known?.input : undefined;
+    // Only a line the previous compile accepted says its entity's objects are made from it (a line an
+    // appended store kept from an earlier compile, found again, does not: price-line-store.ts).
+    const previousToken = shortcut && line?.known?.live === true ? line.known.input : undefined;
     if (previousToken !== undefined) {
       // Nothing fingerprinted, looked up, rendered or written: the previous rows stay as they are.
       if (slot >= 0) prices.setTokenAt(slot, previousToken);
@@ -273,8 +276,9 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (batch.length >= BATCH) await flush();
   };
 
-  // Stored as they are read (price-line-store.ts), not kept to the end.
-  const priceLines = createPriceLineFile(p.dir, version);
+  // Stored as they are read (price-line-store.ts), not kept to the end: with the previous compile's
+  // catalog files, appended to the previous snapshot's store (only the lines it lacks are written).
+  const priceLines = (shortcut && linesPath !== null ? appendToPriceLineFile(p.dir, linesPath, version, scanned) : null) ?? createPriceLineFile(p.dir, version);
 
   /**
    * An unchanged line of an unchanged catalog taken whole, as `handle` would re-use its entity, but
@@ -331,7 +335,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
       // A stored line whose entity kept its input and slot is stored again as it was: same bytes, not
       // encoded again.
       if (hit !== null && hit.input === input && hit.slot === handledSlot) priceLines.addEncoded(hit);
-      else priceLines.add({ key: line.key, input, bytes: line.size, slot: handledSlot, facts: facts ?? factsOfDecoded(hit!) });
+      else priceLines.add({ key: line.key, input, bytes: line.size, slot: handledSlot, facts: facts ?? factsOfDecoded(hit!) }, hit !== null);
     }
     summaries.priceLines = priceLines.finish();
     summaries.sparklinePoints = sparklines.points();

@@ -212,6 +212,13 @@ export interface DecodedPriceLine extends PriceLineIdentity {
   recentAt: number;
   recentCount: number;
   recentWide: boolean;
+  /**
+   * The line's number in its store, in stored order (-1 when not read from one), and whether the
+   * compile that last wrote the store accepted it (price-line-store.ts: an appended store keeps the
+   * lines it superseded).
+   */
+  ordinal: number;
+  live: boolean;
 }
 
 /** The recent days of a decoded line's summary (readLineAt checked them), [] without one. */
@@ -294,12 +301,14 @@ export interface LineFields {
   recentAt: number;
   recentCount: number;
   recentWide: boolean;
+  /** The line's number in its store (DecodedPriceLine.ordinal), set by the store that found it. */
+  ordinal: number;
 }
 
 export function emptyLineFields(): LineFields {
   return {
     chunk: Buffer.alloc(0), start: 0, next: 0, bytes: 0, entityCode: 0, slot: -1, idAt: 0, idBytes: 0, end: null, from: null, to: null,
-    lastDate: null, lastCents: NaN, previousCents: NaN, velocity: NaN, synthetic: false, recentAt: -1, recentCount: 0, recentWide: false,
+    lastDate: null, lastCents: NaN, previousCents: NaN, velocity: NaN, synthetic: false, recentAt: -1, recentCount: 0, recentWide: false, ordinal: -1,
   };
 }
 
@@ -442,6 +451,8 @@ export function decodePriceLineAt(buf: Buffer, view: DataView, o: number): Decod
     recentAt: f.recentAt,
     recentCount: f.recentCount,
     recentWide: f.recentWide,
+    ordinal: -1,
+    live: true,
   };
 }
 

@@ -28,7 +28,7 @@
  *   writer.finish();   // the file is in place
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -43,14 +43,17 @@ import { codeFiles } from './code-version.js';
 import { createKeyIndex, keyIndexOf, type KeyIndex, type KeyIndexParts } from './price-line-keys.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/5';
+const STORE_FORMAT = 'price-lines/6';
 
 /** The file in a snapshot folder. */
 export const PRICE_LINES_FILE = 'price-lines.sqlite';
 /** The tables an object index written before the file existed holds (object-table.ts drops them). */
 export const PRICE_LINE_TABLES = ['price_lines', 'price_lines_meta'] as const;
 const [TABLE, META] = PRICE_LINE_TABLES;
-const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
+// `lines`: the lines stored; `live`: how many of them the compile that last wrote the file accepted,
+// and `live_bits` which (bit i of byte i >> 3: the i-th line in stored order); the rest are lines an
+// appending compile superseded (appendToPriceLineFile).
+const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL, live INTEGER NOT NULL, live_bits BLOB NOT NULL);
   CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`;
 
 /** What the compile takes from an accepted price line. */
@@ -98,9 +101,11 @@ export interface StoredPriceLines {
   /** The facts and input token of a stored line with this key and length, or undefined. */
   get(key: string, bytes: number): KnownPriceLine | undefined;
   /**
-   * `get` without an object: the stored line with this key and length read into `out` (its chunk,
-   * where it is, its fields); false when there is none. For a caller that takes the fields straight
-   * into its columns (entity-phase.ts `take`).
+   * `get` without an object, for live lines only: the stored line with this key and length read into
+   * `out` (its chunk, where it is, its fields, its number); false when there is none or the compile
+   * that wrote the store did not accept it (a superseded line of an appended store: its entity's
+   * objects were not made from it). For a caller that takes the fields straight into its columns and
+   * re-uses the entity's objects in place (entity-phase.ts `take`).
    */
   find(key: string, bytes: number, out: LineFields): boolean;
   /** Closes the previous snapshot's price lines file the chunks are read from. */
@@ -166,8 +171,15 @@ export function readPriceLines(path: string, version: string): StoredPriceLines 
  * (compile/read-ahead.ts), and hand it over without copying.
  */
 export interface ScannedPriceLines {
+  /** Each line's number (its ordinal in stored order) by key. */
   keys: KeyIndexParts;
   chunkNumbers: number[];
+  /** Each line's place by its number: chunk index × OFFSET_SPAN + byte offset in the chunk. */
+  placeOf: Float64Array;
+  /** The lines stored, and how many of them the compile that last wrote the file accepted (`liveBits`). */
+  lines: number;
+  live: number;
+  liveBits: Uint8Array;
 }
 
 /** The scan of a price lines file (readPriceLines), or null for a file that cannot be trusted. Never throws. */
@@ -177,7 +189,7 @@ export function scanPriceLines(path: string, version: string): ScannedPriceLines
     db = new Database(path, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)").pluck().all(TABLE, META);
     if (tables.length !== 2) return null;
-    const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
+    const meta = db.prepare(`SELECT version, lines, live, live_bits FROM ${META}`).raw().all() as [unknown, unknown, unknown, unknown][];
     if (meta.length !== 1 || meta[0][0] !== version) return null;
     // Only each line's key and place are read here (its lengths say where the next one starts): a
     // chunk is read again from the file, checked and decoded when one of its lines is asked for, and
@@ -186,6 +198,13 @@ export function scanPriceLines(path: string, version: string): ScannedPriceLines
     // memory about 220 MB, and decoding every line here too cost seconds).
     const lines = meta[0][1];
     if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > MAX_LINES) return null;
+    const live = meta[0][2];
+    if (typeof live !== 'number' || !Number.isInteger(live) || live < 0 || live > lines) return null;
+    const bits = meta[0][3];
+    if (!Buffer.isBuffer(bits) || bits.length !== bitBytes(lines) || countBits(bits) !== live || (lines % 8 !== 0 && bits[bits.length - 1] >> (lines % 8) !== 0)) return null;
+    // Copied: a buffer of its own, to hand over to another thread.
+    const liveBits = new Uint8Array(bits);
+    const placeOf = new Float64Array(lines);
     // By key, read from the chunk's bytes in place (price-line-keys.ts): no string per line.
     const at = createKeyIndex(lines);
     const chunkNumbers: number[] = [];
@@ -196,12 +215,13 @@ export function scanPriceLines(path: string, version: string): ScannedPriceLines
         const next = skipPriceLineAt(bytes, view, o);
         if (next < 0 || at.size >= lines) return null;
         // A key twice (or not base64url) is a store this code did not write.
-        if (!at.add(bytes, o, chunkNumbers.length * OFFSET_SPAN + o)) return null;
+        placeOf[at.size] = chunkNumbers.length * OFFSET_SPAN + o;
+        if (!at.add(bytes, o, at.size)) return null;
         o = next;
       }
       chunkNumbers.push(chunk);
     }
-    return at.size === lines ? { keys: at.parts(), chunkNumbers } : null;
+    return at.size === lines ? { keys: at.parts(), chunkNumbers, placeOf, lines, live, liveBits } : null;
   } catch {
     return null;
   } finally {
@@ -219,7 +239,7 @@ export function openPriceLines(path: string, scanned: ScannedPriceLines | null):
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    return storedLines(db, keyIndexOf(scanned.keys), scanned.chunkNumbers);
+    return storedLines(db, keyIndexOf(scanned.keys), scanned);
   } catch {
     return closed(db);
   }
@@ -240,7 +260,7 @@ function intact(sha1: unknown, bytes: unknown): bytes is Buffer {
  * it does not change) and checked again, the last CHUNKS_KEPT kept. A chunk that no longer reads
  * back whole makes its lines unknown (the compile parses them), never wrong.
  */
-function storedLines(db: Database.Database, at: KeyIndex, chunkNumbers: number[]): StoredPriceLines {
+function storedLines(db: Database.Database, at: KeyIndex, { chunkNumbers, placeOf, liveBits }: ScannedPriceLines): StoredPriceLines {
   const read = db.prepare(`SELECT sha1, lines FROM ${TABLE} WHERE chunk = ?`).raw();
   const kept = new Map<number, { bytes: Buffer; view: DataView } | null>();
   // The chunk of the last line asked for: the next line is nearly always in it (one map look-up per
@@ -269,19 +289,25 @@ function storedLines(db: Database.Database, at: KeyIndex, chunkNumbers: number[]
   return {
     size: at.size,
     get(key, bytes) {
-      const place = at.get(key);
-      if (place < 0 || !open) return undefined;
+      const ordinal = at.get(key);
+      if (ordinal < 0 || !open) return undefined;
+      const place = placeOf[ordinal];
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
       const o = place % OFFSET_SPAN;
       const decoded = chunk && decodePriceLineAt(chunk.bytes, chunk.view, o);
       if (!decoded || decoded.key !== key || decoded.bytes !== bytes) return undefined;
+      decoded.ordinal = ordinal;
+      decoded.live = bitAt(liveBits, ordinal);
       return decoded;
     },
     find(key, bytes, out) {
-      const place = at.get(key);
-      if (place < 0 || !open) return false;
+      const ordinal = at.get(key);
+      if (ordinal < 0 || !open || !bitAt(liveBits, ordinal)) return false;
+      const place = placeOf[ordinal];
       const chunk = chunkAt(Math.floor(place / OFFSET_SPAN));
-      return chunk !== null && readLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN, out) && keyIs(out, key) && out.bytes === bytes;
+      if (chunk === null || !readLineAt(chunk.bytes, chunk.view, place % OFFSET_SPAN, out) || !keyIs(out, key) || out.bytes !== bytes) return false;
+      out.ordinal = ordinal;
+      return true;
     },
     close() {
       if (!open) return;
@@ -300,48 +326,65 @@ function storedLines(db: Database.Database, at: KeyIndex, chunkNumbers: number[]
  * `db` is the connection to write through, inside the caller's transaction.
  */
 export interface PriceLineWriter {
-  add(line: StoredPriceLine): void;
+  /**
+   * Stores an accepted line. `known`: the store read for this compile holds a line with its key
+   * already (its entity's input or slot changed), which an appending writer cannot replace.
+   */
+  add(line: StoredPriceLine, known?: boolean): void;
   /** Stores a line of the previous store as it was (its bytes in KnownPriceLine.chunk): same line, same input. */
-  addEncoded(line: Pick<KnownPriceLine, 'chunk' | 'start' | 'next'>): void;
-  /** Inserts the last chunk and the line count; returns the count. */
+  addEncoded(line: Pick<KnownPriceLine, 'chunk' | 'start' | 'next' | 'ordinal'>): void;
+  /** Inserts the last chunk and the line count; returns the count of lines accepted (add and addEncoded calls). */
   finish(): number;
 }
 
 export function createPriceLineWriter(db: Database.Database, version: string): PriceLineWriter {
   db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META}; ${CREATE_TABLES}`);
-  const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
-  // Encoded as they come: no line is kept (price-line-codec.ts says why).
-  const chunk = createPriceLineChunk();
-  let chunks = 0;
+  const chunks = chunkInserter(db, 0);
   let count = 0;
   let finished = false;
-  const flush = () => {
-    if (chunk.lines === 0) return;
-    const bytes = chunk.bytes();
-    insert.run(chunks++, createHash('sha1').update(bytes).digest(), bytes);
-    chunk.clear();
-  };
   return {
     add(line) {
       if (finished) throw new Error('price line writer: add after finish');
-      chunk.add(line);
+      chunks.chunk.add(line);
       count++;
-      if (chunk.lines >= CHUNK) flush();
+      chunks.added();
     },
     addEncoded(line) {
       if (finished) throw new Error('price line writer: add after finish');
-      chunk.addEncoded(line.chunk, line.start, line.next);
+      chunks.chunk.addEncoded(line.chunk, line.start, line.next);
       count++;
-      if (chunk.lines >= CHUNK) flush();
+      chunks.added();
     },
     finish() {
       if (!finished) {
-        flush();
-        db.prepare(`INSERT INTO ${META} VALUES (?, ?)`).run(version, count);
+        chunks.flush();
+        db.prepare(`INSERT INTO ${META} VALUES (?, ?, ?, ?)`).run(version, count, count, allBits(count));
         finished = true;
       }
       return count;
     },
+  };
+}
+
+/** Lines encoded as they come into one chunk, inserted as row `first`, `first + 1`, ... every CHUNK lines. */
+function chunkInserter(db: Database.Database, first: number) {
+  const insert = db.prepare(`INSERT INTO ${TABLE} VALUES (?, ?, ?)`);
+  // Encoded as they come: no line is kept (price-line-codec.ts says why).
+  const chunk = createPriceLineChunk();
+  let next = first;
+  const flush = () => {
+    if (chunk.lines === 0) return;
+    const bytes = chunk.bytes();
+    insert.run(next++, createHash('sha1').update(bytes).digest(), bytes);
+    chunk.clear();
+  };
+  return {
+    chunk,
+    /** Call after each line put into `chunk`. */
+    added: () => {
+      if (chunk.lines >= CHUNK) flush();
+    },
+    flush,
   };
 }
 
@@ -361,7 +404,7 @@ export function createPriceLineFile(dir: string, version: string): PriceLineWrit
   db.exec('BEGIN');
   const writer = createPriceLineWriter(db, version);
   return {
-    add: (line) => writer.add(line),
+    add: (line, known) => writer.add(line, known),
     addEncoded: (line) => writer.addEncoded(line),
     finish() {
       const count = writer.finish();
@@ -377,6 +420,138 @@ export function createPriceLineFile(dir: string, version: string): PriceLineWrit
       rmSync(temporary, { force: true });
     },
   };
+}
+
+/**
+ * A share of superseded lines above which an appending compile is not used: the file is written
+ * afresh (at a 1% daily change, about every twentieth compile), so the store, its scan and its key
+ * index stay within a fifth of the catalog's lines.
+ */
+const STALE_SHARE = 0.2;
+
+/**
+ * The compile's writer when the catalog files are the previous snapshot's (only prices changed): the
+ * previous snapshot's file, hard-linked into the new snapshot's folder, with the lines it lacks
+ * appended in new chunks; the lines it has are not written again (at a million cards, re-encoding and
+ * inserting the 990,000 unchanged lines' 250 MB was about 2 s of the main thread: docs/benchmarks.md).
+ *
+ * Why appending is sound: a stored line's facts are a function of its bytes, and its slot and input
+ * token of the catalog files and code it was accepted under, which are this compile's (the version,
+ * and `sameCatalog`, which the caller checks; a compile of other catalog files writes afresh). So a
+ * line the file keeps from an earlier compile of the same catalog, whose entity has another line
+ * now, is still right for its own bytes: it only costs its place. `live` in the file's meta says how
+ * many lines the last compile accepted; past STALE_SHARE superseded lines this returns null and the
+ * caller writes afresh. A line whose key the file has but must be stored again (`add(line, true)`:
+ * its input or slot differ, which these catalog files should not allow) cannot be replaced in place:
+ * the file is then finished under no version, so the next compile parses every line.
+ *
+ * The previous snapshot shares the file, and what is appended is as right for it (same catalog files,
+ * same code). The appended chunks are written in one transaction, kept in memory until it commits (its
+ * journal too): a compile stopped before finish() leaves the file as it was (abort() rolls back and
+ * removes the link); one killed during the commit can leave it torn, which the next scan's checks
+ * (each chunk's SHA-1, the line count) turn into a store not used. Null, and nothing changed, when
+ * `scanned` is null, mostly stale, or the file cannot be linked or opened for writing.
+ */
+export function appendToPriceLineFile(dir: string, previousPath: string, version: string, scanned: ScannedPriceLines | null): (PriceLineWriter & { abort(): void }) | null {
+  if (scanned === null || scanned.lines - scanned.live > scanned.lines * STALE_SHARE) return null;
+  const path = join(dir, PRICE_LINES_FILE);
+  let db: Database.Database | null = null;
+  try {
+    linkSync(previousPath, path);
+    db = new Database(path, { fileMustExist: true });
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    // Large enough that no page of the transaction is written before it commits (a 1% change appends
+    // one 2.5 MB chunk at a million cards).
+    db.pragma('cache_size = -262144');
+    db.exec('BEGIN IMMEDIATE');
+    const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
+    // The file the scan read (only a compile, which holds the root's lock, writes it).
+    if (meta.length !== 1 || meta[0][0] !== version || meta[0][1] !== scanned.lines) throw new Error('price lines: not the file scanned');
+  } catch {
+    if (db?.open) db.close();
+    rmSync(path, { force: true });
+    return null;
+  }
+  const file = db;
+  const chunks = chunkInserter(file, (scanned.chunkNumbers.at(-1) ?? -1) + 1);
+  let lines = scanned.lines;
+  let live = 0;
+  let untrusted = false;
+  // The lines this compile accepts, by number (appended ones after the stored ones).
+  let bits = new Uint8Array(bitBytes(lines + 1024));
+  const mark = (ordinal: number) => {
+    if (ordinal < 0 || ordinal >= lines) {
+      untrusted = true;
+      return;
+    }
+    if (ordinal >> 3 >= bits.length) {
+      const grown = new Uint8Array(bits.length * 2);
+      grown.set(bits);
+      bits = grown;
+    }
+    if ((bits[ordinal >> 3] & (1 << (ordinal & 7))) === 0) live++;
+    bits[ordinal >> 3] |= 1 << (ordinal & 7);
+  };
+  let finished = false;
+  return {
+    add(line, known) {
+      if (finished) throw new Error('price line writer: add after finish');
+      if (known) {
+        untrusted = true;
+        return;
+      }
+      chunks.chunk.add(line);
+      lines++;
+      mark(lines - 1);
+      chunks.added();
+    },
+    addEncoded(line) {
+      if (finished) throw new Error('price line writer: add after finish');
+      mark(line.ordinal);
+    },
+    finish() {
+      if (!finished) {
+        chunks.flush();
+        const liveBits = Buffer.from(bits.buffer, 0, bitBytes(lines));
+        file.prepare(`UPDATE ${META} SET version = ?, lines = ?, live = ?, live_bits = ?`).run(untrusted ? '' : version, lines, live, liveBits);
+        file.exec('COMMIT');
+        file.close();
+        finished = true;
+      }
+      return live;
+    },
+    abort() {
+      if (file.open) {
+        if (file.inTransaction) file.exec('ROLLBACK');
+        file.close();
+      }
+      if (!finished) rmSync(path, { force: true });
+    },
+  };
+}
+
+/** Bytes of a bit set of `n` bits. */
+function bitBytes(n: number): number {
+  return (n + 7) >> 3;
+}
+
+function bitAt(bits: Uint8Array, i: number): boolean {
+  return (bits[i >> 3] & (1 << (i & 7))) !== 0;
+}
+
+/** The bits set in `bits`. */
+function countBits(bits: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) for (let b = bits[i]; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
+/** A bit set of `n` bits, all set. */
+function allBits(n: number): Buffer {
+  const bits = Buffer.alloc(bitBytes(n), 0xff);
+  if (n % 8 !== 0) bits[bits.length - 1] = (1 << (n % 8)) - 1;
+  return bits;
 }
 
 /** Writes (replaces) the stored lines of a price lines file, made when missing, in one transaction (tests, tools). */

@@ -117,7 +117,7 @@ export const readAheadService: ThreadService<null, ReadAheadRequest, ReadAheadRe
     if (reply.kind === 'frame') return reply.frame?.value instanceof Uint8Array ? [reply.frame.value.buffer as ArrayBuffer] : [];
     if (reply.kind !== 'price-lines' || reply.scanned === null) return [];
     const { hi, lo, places } = reply.scanned.keys;
-    return [hi.buffer, lo.buffer, places.buffer] as ArrayBuffer[];
+    return [hi.buffer, lo.buffer, places.buffer, reply.scanned.placeOf.buffer, reply.scanned.liveBits.buffer] as ArrayBuffer[];
   },
 };
 

@@ -229,6 +229,58 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     expect(readdirSync(join(root, currentId(root)!)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('when only prices change compile after compile then the store is appended to, a line changed back is taken from it, past a fifth superseded it is written afresh, and each snapshot equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const original = priceLines(cat);
+    const n = original.length;
+    /** The lines with the last price of those `pick` chooses raised by `by` cents. */
+    const raised = (pick: (i: number) => boolean, by: number) => original.map((l, i) => {
+      if (!pick(i)) return l;
+      const rec = JSON.parse(l);
+      rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + by;
+      return JSON.stringify(rec);
+    });
+    const meta = () => {
+      const db = new Database(join(root, currentId(root)!, PRICE_LINES_FILE), { readonly: true });
+      try {
+        return db.prepare('SELECT lines, live FROM price_lines_meta').get() as { lines: number; live: number };
+      } finally {
+        db.close();
+      }
+    };
+    expect(meta()).toEqual({ lines: n, live: n });
+    const tenth = (i: number) => i % 10 === 0;
+    const firstChange = original.filter((_, i) => tenth(i)).length;
+
+    // A tenth changed: appended, the superseded lines kept.
+    writePriceLines(cat, raised(tenth, 7));
+    let r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toEqual({ reused: n - firstChange, of: n });
+    expect(meta()).toEqual({ lines: n + firstChange, live: n });
+
+    // Changed back: every line is in the store (the first compile's lines too), nothing appended.
+    writePriceLines(cat, original);
+    r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toEqual({ reused: n, of: n });
+    expect(meta()).toEqual({ lines: n + firstChange, live: n });
+
+    // Another sixth changed: still under a fifth superseded before it, so appended again.
+    const sixth = (i: number) => i % 6 === 3;
+    const secondChange = original.filter((_, i) => sixth(i)).length;
+    writePriceLines(cat, raised(sixth, 11));
+    r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toEqual({ reused: n - secondChange, of: n });
+    expect(meta()).toEqual({ lines: n + firstChange + secondChange, live: n });
+    expect((firstChange + secondChange) / (n + firstChange + secondChange)).toBeGreaterThan(0.2);
+
+    // Past a fifth superseded: written afresh, only the lines of the price file.
+    writePriceLines(cat, raised(tenth, 13));
+    r = await expectSameAsFull(cat, root);
+    expect(reusedOf(r.stderr)).toEqual({ reused: n - firstChange, of: n });
+    expect(meta()).toEqual({ lines: n, live: n });
+    expect(storedLines(root)).toHaveLength(n);
+  });
+
   it('when the previous object index holds price line tables (an older compiler) then the next index drops them and equals a full compile', async () => {
     const { cat, root } = await compiledCopy();
     onStore(root, (db) => db.exec(`CREATE TABLE price_lines (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);

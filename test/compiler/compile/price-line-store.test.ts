@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import {
   createPriceLineChunk, decodePriceLines, emptyLineFields, encodePriceLines, factsOfDecoded, idIs, recentDailyOf, tokenOf,
 } from '../../../compiler/compile/price-line-codec.js';
 import {
-  createPriceLineWriter, openPriceLines, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
+  appendToPriceLineFile, createPriceLineWriter, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, readPriceLines, scanPriceLines, writePriceLines, type KnownPriceLine,
   type StoredPriceLine,
 } from '../../../compiler/compile/price-line-store.js';
 import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
@@ -291,5 +291,100 @@ describe('stored price lines', () => {
   it('when the renderer code hash differs then so does the version the lines are trusted under', () => {
     expect(priceLinesVersion('renderer A')).toBe(priceLinesVersion('renderer A'));
     expect(priceLinesVersion('renderer A')).not.toBe(priceLinesVersion('renderer B'));
+  });
+});
+
+describe('a price lines file appended to (only prices changed)', () => {
+  /** A previous snapshot's folder with LINES stored, and a new snapshot's folder. */
+  const folders = () => {
+    const root = mkdtempSync(join(tmpdir(), 'price-lines-append-'));
+    dirs.push(root);
+    const previous = join(root, 'previous');
+    const next = join(root, 'next');
+    mkdirSync(previous);
+    mkdirSync(next);
+    writePriceLines(join(previous, PRICE_LINES_FILE), { version: 'v1', lines: LINES });
+    return { previous: join(previous, PRICE_LINES_FILE), next, path: join(next, PRICE_LINES_FILE) };
+  };
+  const NEW = line(7, { entity: 'card', id: 'mtg-lea-7', start: '2026-11-01', usdCents: [300] });
+
+  it('when lines are kept and one is added then the file holds the old lines and the new one, and only the kept ones and the new one are live', () => {
+    const f = folders();
+    const scanned = scanPriceLines(f.previous, 'v1');
+    const stored = openPriceLines(f.previous, scanned);
+    const writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
+    expect(writer).not.toBeNull();
+    // Lines 1-4 accepted again (their stored bytes), 5 and 6 not (their entities have other lines now).
+    for (const n of [1, 2, 3, 4]) writer.addEncoded(stored.get(key(n), 100 + n)!);
+    writer.add(NEW);
+    expect(writer.finish()).toBe(5);
+    stored.close();
+    const again = scanPriceLines(f.path, 'v1')!;
+    expect({ lines: again.lines, live: again.live }).toEqual({ lines: 7, live: 5 });
+    const back = openPriceLines(f.path, again);
+    try {
+      for (const n of [1, 2, 3, 4, 7]) expect(back.get(key(n), 100 + n)?.live).toBe(true);
+      // The superseded lines are still there, as facts (not parsed again), but not live: `find`, which
+      // re-uses an entity's objects in place, refuses them.
+      for (const n of [5, 6]) {
+        expect(seen(back.get(key(n), 100 + n))).toEqual(knownOf(LINES[n - 1]));
+        expect(back.get(key(n), 100 + n)?.live).toBe(false);
+        expect(back.find(key(n), 100 + n, emptyLineFields())).toBe(false);
+      }
+      expect(back.find(key(1), 101, emptyLineFields())).toBe(true);
+    } finally {
+      back.close();
+    }
+    // One file, shared with the previous snapshot, which sees the same (as right for it: same catalog).
+    expect(statSync(f.path).ino).toBe(statSync(f.previous).ino);
+  });
+
+  it('when the compile stops before finishing then the previous file is as it was and the new folder has none', () => {
+    const f = folders();
+    const before = readFileSync(f.previous);
+    const scanned = scanPriceLines(f.previous, 'v1');
+    const writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
+    for (let n = 0; n < 30_000; n++) writer.add({ ...NEW, key: key(1000 + n) });
+    writer.abort();
+    expect(existsSync(f.path)).toBe(false);
+    expect(readFileSync(f.previous).equals(before)).toBe(true);
+    expect(scanPriceLines(f.previous, 'v1')?.lines).toBe(LINES.length);
+  });
+
+  it('when a stored line must be stored again with another input then the file is finished under no version, and the next compile parses every line', () => {
+    const f = folders();
+    const scanned = scanPriceLines(f.previous, 'v1');
+    const writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
+    writer.add({ ...LINES[0], input: token(99) }, true);
+    writer.finish();
+    expect(scanPriceLines(f.path, 'v1')).toBeNull();
+  });
+
+  it('when more than a fifth of the lines are superseded, or there is no scan, then nothing is appended and the caller writes afresh', () => {
+    const f = folders();
+    let scanned = scanPriceLines(f.previous, 'v1')!;
+    expect(appendToPriceLineFile(f.next, f.previous, 'v1', null)).toBeNull();
+    // Two of six superseded.
+    let writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
+    for (const n of [1, 2, 3, 4]) writer.addEncoded({ chunk: Buffer.alloc(0), start: 0, next: 0, ordinal: n - 1 });
+    writer.finish();
+    rmSync(f.path);
+    scanned = scanPriceLines(f.previous, 'v1')!;
+    expect({ lines: scanned.lines, live: scanned.live }).toEqual({ lines: 6, live: 4 });
+    expect(appendToPriceLineFile(f.next, f.previous, 'v1', scanned)).toBeNull();
+    expect(existsSync(f.path)).toBe(false);
+  });
+
+  it('when the live lines recorded do not match their count then the file is not used', () => {
+    const f = folders();
+    const db = new Database(f.previous);
+    db.prepare('UPDATE price_lines_meta SET live = live - 1').run();
+    db.close();
+    expect(scanPriceLines(f.previous, 'v1')).toBeNull();
+    const db2 = new Database(f.previous);
+    db2.prepare('UPDATE price_lines_meta SET live = live + 1, live_bits = ?').run(Buffer.from([0xff]));
+    db2.close();
+    // Bits past the last line.
+    expect(scanPriceLines(f.previous, 'v1')).toBeNull();
   });
 });
