@@ -29,7 +29,7 @@
  */
 import { createHash } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../snapshots/records.js';
@@ -43,17 +43,24 @@ import { codeFiles } from './code-version.js';
 import { createKeyIndex, keyIndexOf, type KeyIndex, type KeyIndexParts } from './price-line-keys.js';
 
 /** Bump when what a row means changes without a code change this version would see. */
-const STORE_FORMAT = 'price-lines/6';
+const STORE_FORMAT = 'price-lines/7';
 
 /** The file in a snapshot folder. */
 export const PRICE_LINES_FILE = 'price-lines.sqlite';
 /** The tables an object index written before the file existed holds (object-table.ts drops them). */
 export const PRICE_LINE_TABLES = ['price_lines', 'price_lines_meta'] as const;
 const [TABLE, META] = PRICE_LINE_TABLES;
-// `lines`: the lines stored; `live`: how many of them the compile that last wrote the file accepted,
-// and `live_bits` which (bit i of byte i >> 3: the i-th line in stored order); the rest are lines an
-// appending compile superseded (appendToPriceLineFile).
-const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL, live INTEGER NOT NULL, live_bits BLOB NOT NULL);
+/**
+ * Which stored lines a snapshot's compile accepted, by snapshot (the folder the file is in): `lines`,
+ * the lines the file held when that compile committed, `live` how many of them it accepted, and `bits`
+ * which (bit i of byte i >> 3: the i-th line in stored order). The rest are lines an appending compile
+ * superseded, or appended by a later compile (appendToPriceLineFile). Per snapshot because appending
+ * compiles share one file: the previous snapshot's own row must stay what it was when a compile that
+ * appended is killed before it publishes.
+ */
+const LIVE = 'price_lines_live';
+const CREATE_TABLES = `CREATE TABLE ${META} (version TEXT NOT NULL, lines INTEGER NOT NULL);
+  CREATE TABLE ${LIVE} (snapshot TEXT PRIMARY KEY, lines INTEGER NOT NULL, live INTEGER NOT NULL, bits BLOB NOT NULL);
   CREATE TABLE ${TABLE} (chunk INTEGER PRIMARY KEY, sha1 BLOB NOT NULL, lines BLOB NOT NULL);`;
 
 /** What the compile takes from an accepted price line. */
@@ -176,7 +183,7 @@ export interface ScannedPriceLines {
   chunkNumbers: number[];
   /** Each line's place by its number: chunk index × OFFSET_SPAN + byte offset in the chunk. */
   placeOf: Float64Array;
-  /** The lines stored, and how many of them the compile that last wrote the file accepted (`liveBits`). */
+  /** The lines stored, and how many of them the compile of the file's snapshot accepted (`liveBits`: bits past its end are not). */
   lines: number;
   live: number;
   liveBits: Uint8Array;
@@ -187,9 +194,9 @@ export function scanPriceLines(path: string, version: string): ScannedPriceLines
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)").pluck().all(TABLE, META);
-    if (tables.length !== 2) return null;
-    const meta = db.prepare(`SELECT version, lines, live, live_bits FROM ${META}`).raw().all() as [unknown, unknown, unknown, unknown][];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)").pluck().all(TABLE, META, LIVE);
+    if (tables.length !== 3) return null;
+    const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
     if (meta.length !== 1 || meta[0][0] !== version) return null;
     // Only each line's key and place are read here (its lengths say where the next one starts): a
     // chunk is read again from the file, checked and decoded when one of its lines is asked for, and
@@ -198,10 +205,13 @@ export function scanPriceLines(path: string, version: string): ScannedPriceLines
     // memory about 220 MB, and decoding every line here too cost seconds).
     const lines = meta[0][1];
     if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > MAX_LINES) return null;
-    const live = meta[0][2];
-    if (typeof live !== 'number' || !Number.isInteger(live) || live < 0 || live > lines) return null;
-    const bits = meta[0][3];
-    if (!Buffer.isBuffer(bits) || bits.length !== bitBytes(lines) || countBits(bits) !== live || (lines % 8 !== 0 && bits[bits.length - 1] >> (lines % 8) !== 0)) return null;
+    // The lines the compile of the snapshot whose folder holds the file accepted.
+    const own = db.prepare(`SELECT lines, live, bits FROM ${LIVE} WHERE snapshot = ?`).raw().get(snapshotOf(path)) as [unknown, unknown, unknown] | undefined;
+    if (own === undefined) return null;
+    const [ownLines, live, bits] = own;
+    if (typeof ownLines !== 'number' || !Number.isInteger(ownLines) || ownLines < 0 || ownLines > lines) return null;
+    if (typeof live !== 'number' || !Number.isInteger(live) || live < 0 || live > ownLines) return null;
+    if (!Buffer.isBuffer(bits) || bits.length !== bitBytes(ownLines) || countBits(bits) !== live || (ownLines % 8 !== 0 && bits[bits.length - 1] >> (ownLines % 8) !== 0)) return null;
     // Copied: a buffer of its own, to hand over to another thread.
     const liveBits = new Uint8Array(bits);
     const placeOf = new Float64Array(lines);
@@ -337,8 +347,8 @@ export interface PriceLineWriter {
   finish(): number;
 }
 
-export function createPriceLineWriter(db: Database.Database, version: string): PriceLineWriter {
-  db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META}; ${CREATE_TABLES}`);
+export function createPriceLineWriter(db: Database.Database, version: string, snapshot: string): PriceLineWriter {
+  db.exec(`DROP TABLE IF EXISTS ${TABLE}; DROP TABLE IF EXISTS ${META}; DROP TABLE IF EXISTS ${LIVE}; ${CREATE_TABLES}`);
   const chunks = chunkInserter(db, 0);
   let count = 0;
   let finished = false;
@@ -358,7 +368,8 @@ export function createPriceLineWriter(db: Database.Database, version: string): P
     finish() {
       if (!finished) {
         chunks.flush();
-        db.prepare(`INSERT INTO ${META} VALUES (?, ?, ?, ?)`).run(version, count, count, allBits(count));
+        db.prepare(`INSERT INTO ${META} VALUES (?, ?)`).run(version, count);
+        db.prepare(`INSERT INTO ${LIVE} VALUES (?, ?, ?, ?)`).run(snapshot, count, count, allBits(count));
         finished = true;
       }
       return count;
@@ -402,7 +413,7 @@ export function createPriceLineFile(dir: string, version: string): PriceLineWrit
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec('BEGIN');
-  const writer = createPriceLineWriter(db, version);
+  const writer = createPriceLineWriter(db, version, basename(dir));
   return {
     add: (line, known) => writer.add(line, known),
     addEncoded: (line) => writer.addEncoded(line),
@@ -439,17 +450,22 @@ const STALE_SHARE = 0.2;
  * token of the catalog files and code it was accepted under, which are this compile's (the version,
  * and `sameCatalog`, which the caller checks; a compile of other catalog files writes afresh). So a
  * line the file keeps from an earlier compile of the same catalog, whose entity has another line
- * now, is still right for its own bytes: it only costs its place. `live` in the file's meta says how
- * many lines the last compile accepted; past STALE_SHARE superseded lines this returns null and the
- * caller writes afresh. A line whose key the file has but must be stored again (`add(line, true)`:
+ * now, is still right for its own bytes: it only costs its place. Each snapshot's row of LIVE says
+ * which lines its compile accepted (only those re-use their entity's objects in place); past
+ * STALE_SHARE lines not live this returns null and the caller writes afresh. A line whose key the file has but must be stored again (`add(line, true)`:
  * its input or slot differ, which these catalog files should not allow) cannot be replaced in place:
  * the file is then finished under no version, so the next compile parses every line.
  *
- * The previous snapshot shares the file, and what is appended is as right for it (same catalog files,
- * same code). The appended chunks are written in one transaction, kept in memory until it commits (its
- * journal too): a compile stopped before finish() leaves the file as it was (abort() rolls back and
- * removes the link); one killed during the commit can leave it torn, which the next scan's checks
- * (each chunk's SHA-1, the line count) turn into a store not used. Null, and nothing changed, when
+ * The previous snapshot shares the file: the appended lines are as right for it (same catalog files,
+ * same code), and its own row of LIVE stays as it was, so a compile killed after its commit, before it
+ * published, leaves the previous snapshot's store whole (those lines are then simply not live). The appended chunks are written in one transaction whose journal is in memory: a compile
+ * that fails before finish() leaves the file as it was (abort() rolls back and removes the link). A
+ * small change writes nothing into the file before the commit, so only a kill during the commit can
+ * tear it; a large one (more than the page cache of 64 MB) can be torn by a kill before it too, and
+ * once pages spill the previous store's chunks can no longer be read (the writer holds the file): the
+ * rest of its lines are parsed, correct but slower. A torn
+ * file is turned by the next scan's checks (each chunk's SHA-1, the line count, the live count against
+ * its bits) into a store not used: that compile parses every line once. Null, and nothing changed, when
  * `scanned` is null, mostly stale, or the file cannot be linked or opened for writing.
  */
 export function appendToPriceLineFile(dir: string, previousPath: string, version: string, scanned: ScannedPriceLines | null): (PriceLineWriter & { abort(): void }) | null {
@@ -461,9 +477,10 @@ export function appendToPriceLineFile(dir: string, previousPath: string, version
     db = new Database(path, { fileMustExist: true });
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
-    // Large enough that no page of the transaction is written before it commits (a 1% change appends
-    // one 2.5 MB chunk at a million cards).
-    db.pragma('cache_size = -262144');
+    // Enough that a small change writes nothing before it commits (a 1% change appends one 2.5 MB
+    // chunk at a million cards), bounded so a change of every line (250 MB appended) does not hold all
+    // its pages in memory: those spill into the file before the commit, and a kill then can tear it.
+    db.pragma('cache_size = -65536');
     db.exec('BEGIN IMMEDIATE');
     const meta = db.prepare(`SELECT version, lines FROM ${META}`).raw().all() as [unknown, unknown][];
     // The file the scan read (only a compile, which holds the root's lock, writes it).
@@ -514,7 +531,12 @@ export function appendToPriceLineFile(dir: string, previousPath: string, version
       if (!finished) {
         chunks.flush();
         const liveBits = Buffer.from(bits.buffer, 0, bitBytes(lines));
-        file.prepare(`UPDATE ${META} SET version = ?, lines = ?, live = ?, live_bits = ?`).run(untrusted ? '' : version, lines, live, liveBits);
+        file.prepare(`UPDATE ${META} SET version = ?, lines = ?`).run(untrusted ? '' : version, lines);
+        // This snapshot's row beside the previous one's (still its own, should this compile not
+        // publish); any other is a compile's that was stopped before it published.
+        const snapshot = basename(dir);
+        file.prepare(`DELETE FROM ${LIVE} WHERE snapshot NOT IN (?, ?)`).run(snapshotOf(previousPath), snapshot);
+        file.prepare(`INSERT OR REPLACE INTO ${LIVE} VALUES (?, ?, ?, ?)`).run(snapshot, lines, live, liveBits);
         file.exec('COMMIT');
         file.close();
         finished = true;
@@ -536,8 +558,14 @@ function bitBytes(n: number): number {
   return (n + 7) >> 3;
 }
 
+/** Bit i of `bits`; false past its end. */
 function bitAt(bits: Uint8Array, i: number): boolean {
-  return (bits[i >> 3] & (1 << (i & 7))) !== 0;
+  return i >> 3 < bits.length && (bits[i >> 3] & (1 << (i & 7))) !== 0;
+}
+
+/** The snapshot a price lines file belongs to: the name of the folder it is in. */
+function snapshotOf(path: string): string {
+  return basename(dirname(path));
 }
 
 /** The bits set in `bits`. */
@@ -562,7 +590,7 @@ export function writePriceLines(path: string, store: PriceLinesToStore): void {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.transaction(() => {
-      const writer = createPriceLineWriter(db, store.version);
+      const writer = createPriceLineWriter(db, store.version, snapshotOf(path));
       for (const line of store.lines) writer.add(line);
       writer.finish();
     })();

@@ -8,8 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, startCli, tempDir } from '../helpers/cli.js';
 import { currentId, manifestEntries, manifestHeader } from '../helpers/snapshot-files.js';
 import { OBJECT_INDEX_FILE, SEARCH_DB_FILE } from '../../snapshots/keys.js';
 import { PRICE_LINES_FILE, type StoredPriceLine } from '../../compiler/compile/price-line-store.js';
@@ -243,7 +244,7 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     const meta = () => {
       const db = new Database(join(root, currentId(root)!, PRICE_LINES_FILE), { readonly: true });
       try {
-        return db.prepare('SELECT lines, live FROM price_lines_meta').get() as { lines: number; live: number };
+        return db.prepare('SELECT m.lines, l.live FROM price_lines_meta m JOIN price_lines_live l ON l.snapshot = ?').get(currentId(root)) as { lines: number; live: number };
       } finally {
         db.close();
       }
@@ -279,6 +280,33 @@ describe('price lines taken from the previous snapshot', { timeout: 300_000 }, (
     expect(reusedOf(r.stderr)).toEqual({ reused: n - firstChange, of: n });
     expect(meta()).toEqual({ lines: n, live: n });
     expect(storedLines(root)).toHaveLength(n);
+  });
+
+  it('when incremental compiles of price changes are killed at random moments then the store is never trusted wrong: each compile after equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const original = priceLines(cat);
+    const changedBy = (by: number) => original.map((l, i) => {
+      if (i % 7 !== by % 7) return l;
+      const rec = JSON.parse(l);
+      rec.usdCents[rec.usdCents.length - 1] = (rec.usdCents[rec.usdCents.length - 1] ?? 100) + by;
+      return JSON.stringify(rec);
+    });
+    const started = performance.now();
+    writePriceLines(cat, changedBy(1));
+    await expectSameAsFull(cat, root);
+    const incrementalMs = performance.now() - started;
+    for (let trial = 2; trial < 6; trial++) {
+      writePriceLines(cat, changedBy(trial));
+      const child = startCli(['compile', '--source', cat, '--out', root, ...REJECTS]);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // Anywhere in an incremental compile (its store appended to near the end of the price file).
+      await Promise.race([sleep(Math.random() * incrementalMs * 0.6), exited]);
+      child.kill('SIGKILL');
+      await exited;
+      // The next one, from whatever the kill left, against a full compile of the same files.
+      writePriceLines(cat, changedBy(trial + 10));
+      await expectSameAsFull(cat, root);
+    }
   });
 
   it('when the previous object index holds price line tables (an older compiler) then the next index drops them and equals a full compile', async () => {

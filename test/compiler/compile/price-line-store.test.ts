@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PriceSeriesRecord } from '../../../snapshots/records.js';
 import {
@@ -105,7 +105,7 @@ describe('stored price lines', () => {
     const fill = (commit: boolean) => {
       const db = new Database(path);
       db.exec('BEGIN');
-      const writer = createPriceLineWriter(db, 'v1');
+      const writer = createPriceLineWriter(db, 'v1', basename(dir));
       for (const l of many) writer.add(l);
       expect(writer.finish()).toBe(many.length);
       expect(() => writer.add(many[0])).toThrow(/after finish/);
@@ -156,7 +156,7 @@ describe('stored price lines', () => {
     const nullable = (c: number) => (Number.isNaN(c) ? null : c);
     const db = new Database(copy);
     db.exec('BEGIN');
-    const writer = createPriceLineWriter(db, 'v1');
+    const writer = createPriceLineWriter(db, 'v1', basename(dir));
     for (const l of many) {
       const known = stored.get(l.key, l.bytes)!;
       expect(stored.find(l.key, l.bytes, fields)).toBe(true);
@@ -197,7 +197,7 @@ describe('stored price lines', () => {
     const stored = readPriceLines(first, 'v1');
     const db = new Database(second);
     db.exec('BEGIN');
-    const writer = createPriceLineWriter(db, 'v1');
+    const writer = createPriceLineWriter(db, 'v1', basename(dir));
     // Every other line kept as it was, the others written from their facts: the same store.
     many.forEach((l, n) => (n % 2 ? writer.addEncoded(stored.get(l.key, l.bytes)!) : writer.add(l)));
     expect(writer.finish()).toBe(many.length);
@@ -231,7 +231,7 @@ describe('stored price lines', () => {
     const stored = readPriceLines(first, 'v1');
     const db = new Database(second);
     db.exec('BEGIN');
-    const writer = createPriceLineWriter(db, 'v1');
+    const writer = createPriceLineWriter(db, 'v1', basename(dir));
     for (const { n, kept } of plan) {
       if (kept) writer.addEncoded(stored.get(many[n].key, many[n].bytes)!);
       else writer.add(many[n]);
@@ -335,8 +335,18 @@ describe('a price lines file appended to (only prices changed)', () => {
     } finally {
       back.close();
     }
-    // One file, shared with the previous snapshot, which sees the same (as right for it: same catalog).
+    // One file, shared with the previous snapshot, whose own view is what it was: its six lines live,
+    // the appended one not (a compile killed after this commit leaves the previous store whole).
     expect(statSync(f.path).ino).toBe(statSync(f.previous).ino);
+    const previousView = scanPriceLines(f.previous, 'v1')!;
+    expect({ lines: previousView.lines, live: previousView.live }).toEqual({ lines: 7, live: 6 });
+    const before = openPriceLines(f.previous, previousView);
+    try {
+      for (const n of [1, 2, 3, 4, 5, 6]) expect(before.find(key(n), 100 + n, emptyLineFields())).toBe(true);
+      expect(before.get(key(7), 107)?.live).toBe(false);
+    } finally {
+      before.close();
+    }
   });
 
   it('when the compile stops before finishing then the previous file is as it was and the new folder has none', () => {
@@ -365,26 +375,32 @@ describe('a price lines file appended to (only prices changed)', () => {
     let scanned = scanPriceLines(f.previous, 'v1')!;
     expect(appendToPriceLineFile(f.next, f.previous, 'v1', null)).toBeNull();
     // Two of six superseded.
-    let writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
+    const writer = appendToPriceLineFile(f.next, f.previous, 'v1', scanned)!;
     for (const n of [1, 2, 3, 4]) writer.addEncoded({ chunk: Buffer.alloc(0), start: 0, next: 0, ordinal: n - 1 });
     writer.finish();
-    rmSync(f.path);
-    scanned = scanPriceLines(f.previous, 'v1')!;
+    scanned = scanPriceLines(f.path, 'v1')!;
     expect({ lines: scanned.lines, live: scanned.live }).toEqual({ lines: 6, live: 4 });
-    expect(appendToPriceLineFile(f.next, f.previous, 'v1', scanned)).toBeNull();
-    expect(existsSync(f.path)).toBe(false);
+    const third = join(f.next, '..', 'third');
+    mkdirSync(third);
+    expect(appendToPriceLineFile(third, f.path, 'v1', scanned)).toBeNull();
+    expect(existsSync(join(third, PRICE_LINES_FILE))).toBe(false);
   });
 
-  it('when the live lines recorded do not match their count then the file is not used', () => {
+  it('when the live lines recorded do not match their count, or the folder has no row of its own, then the file is not used', () => {
     const f = folders();
     const db = new Database(f.previous);
-    db.prepare('UPDATE price_lines_meta SET live = live - 1').run();
+    db.prepare('UPDATE price_lines_live SET live = live - 1').run();
     db.close();
     expect(scanPriceLines(f.previous, 'v1')).toBeNull();
     const db2 = new Database(f.previous);
-    db2.prepare('UPDATE price_lines_meta SET live = live + 1, live_bits = ?').run(Buffer.from([0xff]));
+    db2.prepare('UPDATE price_lines_live SET live = live + 1, bits = ?').run(Buffer.from([0xff]));
     db2.close();
     // Bits past the last line.
+    expect(scanPriceLines(f.previous, 'v1')).toBeNull();
+    const db3 = new Database(f.previous);
+    db3.prepare('UPDATE price_lines_live SET bits = ?, snapshot = ?').run(Buffer.from([0x3f]), 'another');
+    db3.close();
+    // Whole again, but another snapshot's: this folder's compile accepted nothing it knows of.
     expect(scanPriceLines(f.previous, 'v1')).toBeNull();
   });
 });
