@@ -452,21 +452,23 @@ const STALE_SHARE = 0.2;
  * line the file keeps from an earlier compile of the same catalog, whose entity has another line
  * now, is still right for its own bytes: it only costs its place. Each snapshot's row of LIVE says
  * which lines its compile accepted (only those re-use their entity's objects in place); past
- * STALE_SHARE lines not live this returns null and the caller writes afresh. A line whose key the file has but must be stored again (`add(line, true)`:
- * its input or slot differ, which these catalog files should not allow) cannot be replaced in place:
- * the file is then finished under no version, so the next compile parses every line.
+ * STALE_SHARE lines not live this returns null and the caller writes afresh. A line whose key the
+ * file has but must be stored again (`add(line, true)`: its input or slot differ, which these catalog
+ * files should not allow) cannot be replaced in place: the file is then finished under no version, so
+ * the next compile parses every line.
  *
  * The previous snapshot shares the file: the appended lines are as right for it (same catalog files,
- * same code), and its own row of LIVE stays as it was, so a compile killed after its commit, before it
- * published, leaves the previous snapshot's store whole (those lines are then simply not live). The appended chunks are written in one transaction whose journal is in memory: a compile
- * that fails before finish() leaves the file as it was (abort() rolls back and removes the link). A
+ * same code), and its own row of LIVE stays as it was, so a compile killed after its commit, before
+ * it published, leaves the previous snapshot's store whole (those lines are then simply not live).
+ * The appended chunks are written in one transaction whose journal is in memory: a compile that
+ * fails before finish() leaves the file as it was (abort() rolls back and removes the link). A
  * small change writes nothing into the file before the commit, so only a kill during the commit can
  * tear it; a large one (more than the page cache of 64 MB) can be torn by a kill before it too, and
  * once pages spill the previous store's chunks can no longer be read (the writer holds the file): the
- * rest of its lines are parsed, correct but slower. A torn
- * file is turned by the next scan's checks (each chunk's SHA-1, the line count, the live count against
- * its bits) into a store not used: that compile parses every line once. Null, and nothing changed, when
- * `scanned` is null, mostly stale, or the file cannot be linked or opened for writing.
+ * rest of its lines are parsed, correct but slower. A torn file is turned by the next scan's checks
+ * (each chunk's SHA-1, the line count, the live count against its bits) into a store not used: that
+ * compile parses every line once. Null, and nothing changed, when `scanned` is null, mostly stale, or
+ * the file cannot be linked or opened for writing.
  */
 export function appendToPriceLineFile(dir: string, previousPath: string, version: string, scanned: ScannedPriceLines | null): (PriceLineWriter & { abort(): void }) | null {
   if (scanned === null || scanned.lines - scanned.live > scanned.lines * STALE_SHARE) return null;
