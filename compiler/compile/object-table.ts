@@ -34,7 +34,7 @@
  */
 import Database from 'better-sqlite3';
 import { hash as oneShotHash } from 'node:crypto';
-import { copyFileSync, rmSync } from 'node:fs';
+import { constants, copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeEntry, PackRef } from '../../snapshots/manifest.js';
 import { CatalogError } from '../../snapshots/errors.js';
@@ -112,7 +112,8 @@ export class ObjectTable {
     copied: boolean,
   ) {
     this.mode = previous === null ? 'full' : previous.packed ? 'copy' : 'perUrl';
-    if (this.mode === 'copy' && !copied) copyFileSync(previous!.index, path);
+    // A reflink where the filesystem has them (prefetch.ts), else an ordinary copy.
+    if (this.mode === 'copy' && !copied) copyFileSync(previous!.index, path, constants.COPYFILE_FICLONE);
     this.db = new Database(path);
     this.scratch = this.mode === 'perUrl' ? `${path}.previous` : null;
     this.prevSchema = this.mode === 'perUrl' ? 'prev' : 'main';

@@ -18,7 +18,7 @@
  *   await prefetch.close();
  */
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PREFETCH_DIR = '.compile-prefetch';
@@ -46,7 +46,9 @@ export function startPrefetch(root: string): Prefetch {
       if (copies.has(name)) throw new Error(`prefetch: ${name} started twice`);
       made ??= mkdir(dir, { recursive: true }).then(() => undefined);
       const path = join(dir, name);
-      const done = made.then(() => copyFile(from, path));
+      // A reflink where the filesystem has them (XFS, btrfs): the copy shares the blocks until the
+      // compile changes its pages, and costs no time; elsewhere an ordinary copy (libuv falls back).
+      const done = made.then(() => copyFile(from, path, constants.COPYFILE_FICLONE));
       // Handled by take (rethrown) or close (ignored): never an unhandled rejection meanwhile.
       done.catch(() => undefined);
       copies.set(name, { path, done });

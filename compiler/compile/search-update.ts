@@ -17,7 +17,7 @@
  *   const done = await updateSearchIndexCopy(join(dir, 'search.sqlite'), { path: prevPath, sameSets: true }, catalog, prices);
  *   done?.updated  // 1003
  */
-import { copyFileSync, existsSync } from 'node:fs';
+import { constants, copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { stableJson } from '../../snapshots/codec.js';
 import { SEARCH_ENTITY_INDEX, SEARCH_KINDS, SEARCH_META_AS_OF, SEARCH_SCHEMA_VERSION, type SearchKind } from '../../snapshots/search-schema.js';
@@ -46,7 +46,8 @@ export async function updateSearchIndexCopy(path: string, previous: PreviousSear
   const rendered = prices.rendered;
   if (!rendered.onlyPrices || !previous.sameSets || !existsSync(previous.path)) return null;
   const remove = () => removeIndexFiles(path);
-  if (!(await previous.place?.(path))) copyFileSync(previous.path, path);
+  // A reflink where the filesystem has them (prefetch.ts), else an ordinary copy.
+  if (!(await previous.place?.(path))) copyFileSync(previous.path, path, constants.COPYFILE_FICLONE);
   const db = new Database(path);
   let done = false;
   try {

@@ -31,7 +31,7 @@
  *   const { catalog, state } = await catalogFor(source, root, maxRejects, progress, () => loadCatalog(source, options));
  *   keepCatalogState(newSnapshotDir, catalog, state);   // before any price is streamed
  */
-import { copyFileSync, linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { fingerprint } from '../../snapshots/codec.js';
@@ -149,7 +149,7 @@ export function keepCatalogState(dir: string, catalog: LoadedCatalog, state: Cat
   else if (state.keptFrom !== null) {
     // The same bytes under other file times (files written again with the same content): a copy
     // whose header has the files' new stat, so the next compile can decode while it hashes.
-    copyFileSync(state.keptFrom, `${path}.tmp`);
+    copyFileSync(state.keptFrom, `${path}.tmp`, constants.COPYFILE_FICLONE);
     restampHeader(`${path}.tmp`, { stat: state.stat ?? null });
     renameSync(`${path}.tmp`, path);
   } else if (state.filesHash !== null) writeStoredCatalog(path, catalog, state.filesHash, state.stat ?? null);
