@@ -64,7 +64,9 @@ for (const file of files) {
     // Each named function counted once per sample, however deep its recursion; its callee is the
     // frame just below its outermost appearance on the stack.
     const seen = new Set();
-    let below = '(self)';
+    // This sample's frame below each --children function (overwritten on the way up: the outermost wins).
+    const below = new Map();
+    let under = '(self)';
     for (let at = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at).callFrame;
       const fn = frame.functionName;
@@ -74,13 +76,12 @@ for (const file of files) {
       }
       const named = label(frame);
       // A function given by its name, or by its label as this script prints it ("(anonymous) file.js:12").
-      for (const name of split.has(named) ? [named] : split.has(fn) ? [fn] : []) split.get(name).set('\0' + name, below);
-      below = named;
+      if (split.has(named)) below.set(named, under);
+      else if (split.has(fn)) below.set(fn, under);
+      under = named;
     }
-    for (const [fn, callees] of split) {
-      const callee = callees.get('\0' + fn);
-      if (callee === undefined) continue;
-      callees.delete('\0' + fn);
+    for (const [name, callee] of below) {
+      const callees = split.get(name);
       callees.set(callee, (callees.get(callee) ?? 0) + dt);
     }
   });
