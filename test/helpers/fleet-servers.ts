@@ -112,8 +112,21 @@ export async function freshDatabase(url: string): Promise<{ url: string; drop():
     async drop() {
       const c = new pg.Client(url);
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      try {
+        // FORCE cannot end a backend of another role (an autovacuum worker that has just connected to
+        // the database: error 42501); such a worker leaves within moments, so try again briefly.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            return;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '42501' || attempt === 20) throw err;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }
