@@ -318,10 +318,10 @@ export async function buildBulkFile(
 }
 
 /** Cards per `<game>/<code>` (the `cards` field of a set's bulk line). */
-export function cardsPerSet(cards: Iterable<{ game: string; setCode: string }>): Map<string, number> {
+export function cardsPerSet(cards: { readonly length: number; game(i: number): string; setCode(i: number): string }): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const c of cards) {
-    const k = `${c.game}/${c.setCode}`;
+  for (let i = 0; i < cards.length; i++) {
+    const k = `${cards.game(i)}/${cards.setCode(i)}`;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   return counts;

@@ -135,7 +135,7 @@ export async function renderAggregates(
   // The cards are grouped by their position in the catalog's order, whose prices are read by
   // position (summaries.ts CatalogInOrder: one look-up by id per card for every group and feed).
   const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
-  const priced = (i: number): PricedAt => ({ card: cardAt[i], summary: cardPrices.get(i) ?? null, at: i });
+  const priced = (i: number): PricedAt => ({ card: cardAt.record(i), summary: cardPrices.get(i) ?? null, at: i });
   // The cards rendered again this compile, whose summaries are the only ones on a page that can
   // differ from the previous snapshot's page of the same shape (a patch replaces just those:
   // document-sink.ts putPages). Null when there is no previous snapshot or most cards changed.
@@ -171,7 +171,7 @@ export async function renderAggregates(
   const bySet = cardsBySet(index);
   const byOracle = new Map<string, number[]>();
   for (let i = 0; i < cardAt.length; i++) {
-    const oracleId = cardAt[i].oracleId;
+    const oracleId = cardAt.oracleId(i);
     if (oracleId === null) continue;
     let o = byOracle.get(oracleId);
     if (!o) byOracle.set(oracleId, (o = []));
@@ -182,11 +182,11 @@ export async function renderAggregates(
   // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
   // unchanged catalog, one none of whose printings changed is kept (looked up many at a time).
   const putOracle = (oracleId: string, printings: readonly number[]) =>
-    sink.putFromCards(oracleKey(oracleId), printings.map((i) => ({ id: cardAt[i].id, token: cardPrices.token?.(i) })), () =>
+    sink.putFromCards(oracleKey(oracleId), printings.map((i) => ({ id: cardAt.id(i), token: cardPrices.token?.(i) })), () =>
       renderOracle({
         oracleId,
         printings: printings.map((i) => {
-          const c = cardAt[i];
+          const c = cardAt.record(i);
           return { card: c, set: catalog.setsByKey.get(setMapKey(c.game, c.setCode))!, summary: cardPrices.get(i) ?? null };
         }),
       }));
@@ -237,7 +237,7 @@ export async function renderAggregates(
   }
   await keepDeferred('set');
 
-  const artists = groupByArtist(cardAt.keys(), (i) => cardAt[i].artist);
+  const artists = groupByArtist(positions(cardAt.length), (i) => cardAt.artist(i));
   for (const [slug, group] of artists) {
     const keyOf = (page: number) => listPageKey({ kind: 'artist', slug }, page);
     const render = () => {
@@ -363,4 +363,9 @@ function touchedGroups(catalog: LoadedCatalog, ids: readonly string[]): { sets: 
     if (card.artist !== null) artists.add(slugOf(card.artist));
   }
   return { sets, oracles, artists };
+}
+
+/** 0 .. n-1. */
+function* positions(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }

@@ -22,6 +22,7 @@ import type {
 import { createRejectLog, type LoadedCatalog, type Reject } from '../source/index.js';
 import { createRecordLog, type RecordList, type RecordLog, type SavedRecordLog } from '../source/record-log.js';
 import { createTextPool } from '../source/shared-text.js';
+import { createCardTableBuilder } from '../source/card-table.js';
 
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
 const SLICE = 50_000;
@@ -66,7 +67,7 @@ export function* catalogFrames(catalog: LoadedCatalog): Generator<unknown> {
     figureFrames: Math.ceil(catalog.figures.size / SLICE),
   };
   yield head;
-  for (const map of [catalog.cards, catalog.figures] as Map<string, unknown>[]) {
+  for (const map of [catalog.cards, catalog.figures] as ReadonlyMap<string, unknown>[]) {
     let slice: unknown[] = [];
     for (const record of map.values()) {
       slice.push(record);
@@ -92,7 +93,8 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
   let head: Head | null = null;
   let at = 0;
   const share = createTextPool();
-  const cards = new Map<string, CardRecord>();
+  // The cards in columns off the heap, not a million objects that live for the whole compile (card-table.ts).
+  const cards = createCardTableBuilder();
   const figures = new Map<string, FigureRecord>();
   return {
     add(frame) {
@@ -104,11 +106,11 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
       const kind = at < head.cardFrames ? 'cards' : 'figures';
       if (at >= head.cardFrames + head.figureFrames) return false;
       at++;
-      const into = kind === 'cards' ? cards : figures;
+      if (kind === 'cards') return eachRecord(frame, (record: CardRecord) => cards.add(record));
       // The same shared strings a load makes (shared-text.ts): a parsed string is a new copy.
-      return eachRecord(frame, (record: CardRecord & FigureRecord) => {
+      return eachRecord(frame, (record: FigureRecord) => {
         share(kind, record as unknown as Record<string, unknown>);
-        into.set(record.id, record);
+        figures.set(record.id, record);
       });
     },
     finish() {
@@ -119,7 +121,7 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
         meta: head.meta,
         sets: head.sets,
         setsByKey: new Map(head.sets.map((s) => [`${s.game}/${s.code}`, s])),
-        cards,
+        cards: cards.finish(),
         figureSeries: new Map(head.figureSeries.map((s) => [s.id, s])),
         figures,
         fxRates: head.fxRates,

@@ -28,6 +28,7 @@ import {
 } from './price-line-store.js';
 import { emptyLineFields, factsOfDecoded, idIs, recentDailyOf, tokenOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
+import { bytesAre, cardColumns } from '../source/card-table.js';
 
 export interface PriceSummaries {
   /** Each priced entity's summary but its recent days (LatestPrice in render/types.ts). */
@@ -127,7 +128,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const stored = linesPath === null ? NO_STORED_PRICE_LINES : openPriceLines(linesPath, scanned);
   const summaries: PriceSummaries = {
     // Slot i is entity i of the catalog's order: the aggregates read prices and tokens by position.
-    cards: createPriceTable(catalog.cards.keys()),
+    cards: createPriceTable(cardColumns(catalog.cards)),
     figures: createPriceTable(catalog.figures.keys()),
     sparklinePoints: new Map(),
     range: null,
@@ -155,7 +156,18 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const seriesJson = new Map<string, string>();
 
   // The catalog's records in its order: entity i is in slot i of its price table (price-table.ts).
-  const inOrder = { card: [...catalog.cards.values()] as { id: string; watchers: number }[], figure: [...catalog.figures.values()] as { id: string; watchers: number }[] };
+  // The cards by their columns, not as records (source/card-table.ts).
+  const figureOrder = [...catalog.figures.values()];
+  const inOrder: Record<'card' | 'figure', EntitiesInOrder> = {
+    card: cardColumns(catalog.cards),
+    figure: {
+      length: figureOrder.length,
+      id: (i) => figureOrder[i].id,
+      isId: (i, id) => figureOrder[i].id === id,
+      isIdBytes: (i, bytes, at, length) => bytesAre(figureOrder[i].id, bytes, at, length),
+      watchers: (i) => figureOrder[i].watchers,
+    },
+  };
   /**
    * The slot stored with a known line when its entity is there (price-line-store.ts: with the
    * previous compile's catalog files, the place is the same), else -1 (looked up by id).
@@ -163,7 +175,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
   const storedSlot = (hit: KnownPriceLine): number => {
     const order = inOrder[hit.entity];
     const s = hit.slot;
-    return s >= 0 && s < order.length && order[s].id === hit.id ? s : -1;
+    return s >= 0 && s < order.length && order.isId(s, hit.id) ? s : -1;
   };
   /** The slot of the entity `handle` was last called for when it has a price (stored with its line), else -1. */
   let handledSlot = -1;
@@ -187,10 +199,10 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     if (latest) {
       // The entity's slot, when the stream had it from the stored line; else looked up by id.
       const at = line === null ? -1 : line.slot;
-      const record = at >= 0 ? inOrder[entity][at] : (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!;
+      const watchers = at >= 0 ? inOrder[entity].watchers(at) : (entity === 'card' ? catalog.cards.get(id) : catalog.figures.get(id))!.watchers;
       if (at >= 0) prices.setAt((slot = at), latest);
       else slot = prices.set(id, latest);
-      if (sparklines.admits(entity, id, record.watchers)) sparklines.offer(entity, id, record.watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
+      if (sparklines.admits(entity, id, watchers)) sparklines.offer(entity, id, watchers, summary ? summary.recentDaily : recentDailyOf(line!.known!));
       // The quotes of a day are looked up once (most series end on one of a few days).
       fxPart = fxByDate.get(latest.lastDate) ?? '';
       if (fxPart === '') fxByDate.set(latest.lastDate, (fxPart = fxFingerprint(fx, latest.lastDate)));
@@ -294,12 +306,17 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     const entity = fields.entityCode === 0 ? 'card' : 'figure';
     const order = inOrder[entity];
     const s = fields.slot;
-    if (s < 0 || s >= order.length || !idIs(fields, order[s].id)) return false;
+    if (s < 0 || s >= order.length || !order.isIdBytes(s, fields.chunk, fields.idAt, fields.idBytes)) return false;
     const prices = entity === 'card' ? summaries.cards : summaries.figures;
     if (prices.lines().claimAt!(s, lineNo) !== undefined) return false;
     prices.setFieldsAt(s, fields.lastDate, fields.lastCents, fields.previousCents, fields.velocity, fields.synthetic);
-    const record = order[s];
-    if (sparklines.admits(entity, record.id, record.watchers)) sparklines.offer(entity, record.id, record.watchers, recentDailyOf(fields));
+    const watchers = order.watchers(s);
+    // The empty id sorts before any other of the same watchers: when it is not admitted, no id is
+    // (and a million ids are not made to ask).
+    if (sparklines.admits(entity, '', watchers)) {
+      const id = order.id(s);
+      if (sparklines.admits(entity, id, watchers)) sparklines.offer(entity, id, watchers, recentDailyOf(fields));
+    }
     prices.setTokenAt(s, tokenOf(fields));
     const range = summaries.range;
     // A new range object only when the line widens it (mergePriceRange).
@@ -345,7 +362,7 @@ export async function renderEntities(catalog: LoadedCatalog, source: CatalogSour
     // of a million-card profile).
     for (const [entity, table] of [['card', summaries.cards], ['figure', summaries.figures]] as const) {
       const records = inOrder[entity];
-      for (let i = 0; i < records.length; i++) if (!table.hasLineAt(i)) await handle(entity, records[i].id, null, null, null);
+      for (let i = 0; i < records.length; i++) if (!table.hasLineAt(i)) await handle(entity, records.id(i), null, null, null);
     }
     await decide();
     await flush();
@@ -372,4 +389,13 @@ function fxFingerprint(fx: FxLookup, date: string): string {
     s += q ? `${c}:${q.rate}:${q.date}:${q.source};` : `${c}:-;`;
   }
   return s;
+}
+
+/** The cards or the figures in the catalog's order, as the entity phase reads them. */
+interface EntitiesInOrder {
+  readonly length: number;
+  id(i: number): string;
+  isId(i: number, id: string): boolean;
+  isIdBytes(i: number, bytes: Uint8Array, at: number, length: number): boolean;
+  watchers(i: number): number;
 }

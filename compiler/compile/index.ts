@@ -26,6 +26,7 @@ import { formatReject } from '../source/rejects.js';
 import type { ThreadMode } from '../threads/thread.js';
 import { publishSnapshot, writeChangeList } from '../publish/publish.js';
 import { startHash, type EarlyHash } from '../publish/early-hash.js';
+import { cardColumns } from '../source/card-table.js';
 import { changesFileJob, cardsPerSet, documentJob, previousBulk, setsJob } from '../bulk/write-bulk.js';
 import { openObjectTable, type ChangeCounts, type DocumentName, type ObjectTable, type StoredObject } from './object-table.js';
 import { createRenderThreads, renderEntities } from './entity-phase.js';
@@ -254,7 +255,7 @@ async function compileLocked(
     };
     bulkFiles.submit(job('cards', (id) => catalog.cards.has(id)));
     bulkFiles.submit(job('figures', (id) => catalog.figures.has(id)));
-    const sets = setsJob(catalog.sets, cardsPerSet(catalog.cards.values()));
+    const sets = setsJob(catalog.sets, cardsPerSet(cardColumns(catalog.cards)));
     const previousSearch = previous ? {
       path: join(previous.dir, SEARCH_DB_FILE),
       sameSets: (await previousBulkInput(previous.dir, 'sets')) === sets.input,

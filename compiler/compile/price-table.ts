@@ -27,7 +27,7 @@
  *   prices.set(card.id, { lastDate: '2026-11-20', lastCents: 1250, previousCents: null, velocity24h: null, synthetic: false });
  *   prices.get(card.id)   // an equal LatestPrice (a new object each call)
  */
-import type { LatestPrice, PriceLookup } from '../render/types.js';
+import type { IdOrder, LatestPrice, PriceLookup } from '../render/types.js';
 import type { LineMarks } from '../source/index.js';
 
 export interface PriceTable extends PriceLookup {
@@ -58,10 +58,15 @@ const NO_LINE = 0;
 /** No LatestPrice in the slot. */
 const NO_DAY = -1;
 
-export function createPriceTable(order: Iterable<string> = []): PriceTable {
+export function createPriceTable(order: Iterable<string> | IdOrder = []): PriceTable {
+  /** The slots of ids given as strings (an Iterable order) or not in the order (`set` of another id). */
   const slots = new Map<string, number>();
-  /** The ids given slots 0..n-1 up front, in order (`order`). */
+  /** The ids given slots 0..n-1 up front, in order, as strings (an Iterable `order`). */
   let ordered: string[] = [];
+  /** The order given as an IdOrder (a card table's columns): slot i is its position i, no map of its ids made. */
+  const known: IdOrder | null = isIdOrder(order) ? order : null;
+  /** Slots handed out. */
+  let total = 0;
   const days: string[] = [];
   const dayIndex = new Map<string, number>();
   let capacity = 0;
@@ -87,10 +92,17 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     velocity = widen(velocity, new Float64Array(capacity));
     synthetic = widen(synthetic, new Uint8Array(capacity));
   };
+  const slotIfAny = (id: string): number | undefined => {
+    if (known !== null) {
+      const at = known.indexOf(id);
+      if (at >= 0) return at;
+    }
+    return slots.get(id);
+  };
   const slotOf = (id: string): number => {
-    let s = slots.get(id);
+    let s = slotIfAny(id);
     if (s === undefined) {
-      s = slots.size;
+      s = total++;
       if (s >= capacity) grow();
       slots.set(id, s);
     }
@@ -100,22 +112,29 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
   // are a map's keys, distinct: one map operation each and the columns sized once (three operations
   // and a dozen doublings were 0.9-1.4 s of a million-card compile); a list with an id twice is
   // taken one id at a time.
-  const given = [...order];
-  for (let i = 0; i < given.length; i++) slots.set(given[i], i);
-  if (slots.size === given.length) {
-    if (capacity < given.length) grow(given.length);
-    ordered = given;
+  if (known !== null) {
+    // Distinct ids (a catalog's): their positions are their slots.
+    total = known.length;
+    if (capacity < total) grow(total);
   } else {
-    slots.clear();
-    for (const id of given) {
-      if (slots.has(id)) continue;
-      slotOf(id);
-      ordered.push(id);
+    const given = [...(order as Iterable<string>)];
+    for (let i = 0; i < given.length; i++) slots.set(given[i], i);
+    if (slots.size === given.length) {
+      if (capacity < given.length) grow(given.length);
+      ordered = given;
+      total = given.length;
+    } else {
+      slots.clear();
+      for (const id of given) {
+        if (slots.has(id)) continue;
+        slotOf(id);
+        ordered.push(id);
+      }
     }
   }
   const marks: LineMarks = {
     get(id) {
-      const s = slots.get(id);
+      const s = slotIfAny(id);
       return s === undefined || line[s] === NO_LINE ? undefined : line[s];
     },
     set(id, lineNo) {
@@ -160,19 +179,20 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
       return priced;
     },
     has(id) {
-      const s = slots.get(id);
+      const s = slotIfAny(id);
       return s !== undefined && day[s] !== NO_DAY;
     },
-    get: (id) => latestAt(slots.get(id)),
-    inOrder(ids) {
+    get: (id) => latestAt(slotIfAny(id)),
+    inOrder(order) {
       // The order the table was made with: position i is slot i, nothing looked up.
-      if (sameIds(ids, ordered)) {
+      if (order === known || (Array.isArray(order) && known === null && sameIds(order, ordered))) {
         return { get: (i) => latestAt(i), has: (i) => day[i] !== NO_DAY, lastDate: (i) => (day[i] === NO_DAY ? undefined : days[day[i]]), token: (i) => tokens[i] };
       }
       // Each position's slot, -1 for an id the table has no slot for: the only look-ups by id. Made
       // once every price and token is set (the aggregates): an id seen after this is not.
+      const ids = Array.isArray(order) ? order : Array.from({ length: order.length }, (_, i) => (order as IdOrder).id(i));
       const at = new Int32Array(ids.length);
-      for (let i = 0; i < ids.length; i++) at[i] = slots.get(ids[i]) ?? -1;
+      for (let i = 0; i < ids.length; i++) at[i] = slotIfAny(ids[i]) ?? -1;
       return {
         get: (i) => latestAt(at[i]),
         has: (i) => at[i] >= 0 && day[at[i]] !== NO_DAY,
@@ -194,9 +214,9 @@ export function createPriceTable(order: Iterable<string> = []): PriceTable {
     setTokenAt(slot, token) {
       tokens[slot] = token;
     },
-    hasLineAt: (s) => s >= 0 && s < slots.size && line[s] !== NO_LINE,
+    hasLineAt: (s) => s >= 0 && s < total && line[s] !== NO_LINE,
     token(id) {
-      const s = slots.get(id);
+      const s = slotIfAny(id);
       return s === undefined ? undefined : tokens[s];
     },
   };
@@ -210,4 +230,8 @@ function sameIds(ids: readonly string[], ordered: readonly string[]): boolean {
   if (ids.length !== ordered.length) return false;
   for (let i = 0; i < ids.length; i++) if (ids[i] !== ordered[i]) return false;
   return true;
+}
+
+function isIdOrder(order: Iterable<string> | IdOrder): order is IdOrder {
+  return typeof (order as Partial<IdOrder>).indexOf === 'function' && typeof (order as Partial<IdOrder>).id === 'function';
 }

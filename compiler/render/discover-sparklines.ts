@@ -77,9 +77,8 @@ export function renderDiscoverSparklines(index: CatalogIndex): RenderedList<Spar
   const top = createTopK<Candidate>(SPARKLINE_COUNT, sparklineOrder);
   const { cards, cardPrices, figures, figurePrices } = catalogInOrder(index);
   for (let i = 0; i < cards.length; i++) {
-    const card = cards[i];
     const price = cardPrices.get(i);
-    if (price) top.offer({ entity: 'card', id: card.id, watchers: card.watchers, price, build: () => summarizeCard(card, index) });
+    if (price) top.offer({ entity: 'card', id: cards.id(i), watchers: cards.watchers(i), price, build: () => summarizeCard(cards.record(i), index) });
   }
   for (let i = 0; i < figures.length; i++) {
     const figure = figures[i];

@@ -9,6 +9,7 @@ import { laterOf } from './as-of.js';
 import { compareDesc, compareText, createTopK } from './order.js';
 import { paginate, type RenderedList } from './paginate.js';
 import { summarizeCard, summarizeFigure, type CatalogIndex, type EntitySummary } from './summaries.js';
+import { cardColumns } from '../source/card-table.js';
 
 export type RecentItem = EntitySummary & { addedAt: string };
 
@@ -42,9 +43,11 @@ export function renderRecent(index: CatalogIndex): RenderedList<RecentItem>[] {
   const top = () => createTopK(FEED_DEPTH, compareCandidates);
   const byGame = new Map<Game, TopCandidates>(GAMES.map((g) => [g, top()]));
   const all = top();
-  for (const card of index.cards.values()) {
-    const c: Candidate = { entity: 'card', id: card.id, addedAt: card.addedAt, build: () => summarizeCard(card, index) };
-    byGame.get(card.game)?.offer(c);
+  // The columns: no record is made but for the cards shown (source/card-table.ts).
+  const cards = cardColumns(index.cards);
+  for (let i = 0; i < cards.length; i++) {
+    const c: Candidate = { entity: 'card', id: cards.id(i), addedAt: cards.addedAt(i), build: () => summarizeCard(cards.record(i), index) };
+    byGame.get(cards.game(i))?.offer(c);
     all.offer(c);
   }
   for (const figure of index.figures.values()) {

@@ -17,6 +17,7 @@ import type {
   BinderItem, CardRecord, FigureRarity, FigureRecord, FigureSeriesRecord, Game, SetRecord,
 } from '../../snapshots/records.js';
 import type { LatestPrice, PriceLookup, PricesInOrder } from './types.js';
+import { cardColumns, type CardColumns } from '../source/card-table.js';
 
 export interface CardSummary {
   entity: 'card';
@@ -77,7 +78,8 @@ export interface CatalogIndex extends SummaryContext {
  * million cards about 1 µs a look-up, four to five look-ups per card; docs/benchmarks.md).
  */
 export interface CatalogInOrder {
-  cards: readonly CardRecord[];
+  /** Read field by field: a stored catalog's cards are columns, not records (source/card-table.ts). */
+  cards: CardColumns;
   cardPrices: PricesInOrder;
   figures: readonly FigureRecord[];
   figurePrices: PricesInOrder;
@@ -89,7 +91,7 @@ const inOrderMemo = new WeakMap<CatalogIndex, CatalogInOrder>();
 export function catalogInOrder(index: CatalogIndex): CatalogInOrder {
   let order = inOrderMemo.get(index);
   if (order === undefined) {
-    const cards = [...index.cards.values()];
+    const cards = cardColumns(index.cards);
     const figures = [...index.figures.values()];
     order = {
       cards,
@@ -119,11 +121,12 @@ export function cardsBySet(index: CatalogIndex): ReadonlyMap<string, readonly nu
     let game = '';
     let code = '';
     for (let i = 0; i < cards.length; i++) {
-      const card = cards[i];
-      if (list === null || card.game !== game || card.setCode !== code) {
-        game = card.game;
-        code = card.setCode;
-        const key = setMapKey(card.game, card.setCode);
+      const cardGame = cards.game(i);
+      const cardSet = cards.setCode(i);
+      if (list === null || cardGame !== game || cardSet !== code) {
+        game = cardGame;
+        code = cardSet;
+        const key = setMapKey(cardGame, cardSet);
         list = groups.get(key) ?? null;
         if (list === null) groups.set(key, (list = []));
       }
@@ -134,8 +137,10 @@ export function cardsBySet(index: CatalogIndex): ReadonlyMap<string, readonly nu
   return bySet;
 }
 
-function pricesInOrder(prices: PriceLookup, records: readonly { id: string }[]): PricesInOrder {
-  const ids = records.map((r) => r.id);
+function pricesInOrder(prices: PriceLookup, records: readonly { id: string }[] | CardColumns): PricesInOrder {
+  // The columns themselves: a price table made with them reads by position (compile/price-table.ts).
+  if (!Array.isArray(records) && prices.inOrder !== undefined) return prices.inOrder(records as CardColumns);
+  const ids = Array.isArray(records) ? records.map((r) => r.id) : Array.from({ length: records.length }, (_, i) => (records as CardColumns).id(i));
   if (prices.inOrder !== undefined) return prices.inOrder(ids);
   const at = ids.map((id) => prices.get(id));
   return { get: (i) => at[i], has: (i) => at[i] !== undefined };

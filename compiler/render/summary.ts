@@ -89,17 +89,19 @@ export function renderCatalogSummary(input: CatalogSummaryInput): Envelope<Catal
   for (const set of index.sets.values()) if (set.game in sets) sets[set.game]++;
   const inOrder = catalogInOrder(index);
   for (let i = 0; i < inOrder.cards.length; i++) {
-    const card = inOrder.cards[i];
-    if (!(card.game in cards)) continue;
-    cards[card.game]++;
-    if (inOrder.cardPrices.has(i)) priced[card.game]++;
-    if (card.oracleId !== null) {
-      let ids = oracles.get(card.game);
-      if (!ids) oracles.set(card.game, (ids = new Set()));
-      ids.add(card.oracleId);
+    const game = inOrder.cards.game(i);
+    if (!(game in cards)) continue;
+    cards[game]++;
+    if (inOrder.cardPrices.has(i)) priced[game]++;
+    const oracleId = inOrder.cards.oracleId(i);
+    if (oracleId !== null) {
+      let ids = oracles.get(game);
+      if (!ids) oracles.set(game, (ids = new Set()));
+      ids.add(oracleId);
     }
-    if (card.artist !== null && slugOf !== null) artists.add(slugOf(card.artist));
-    asOf = laterOf(asOf, card.addedAt);
+    const artist = inOrder.cards.artist(i);
+    if (artist !== null && slugOf !== null) artists.add(slugOf(artist));
+    asOf = laterOf(asOf, inOrder.cards.addedAt(i));
   }
   // MTG always has oracle concepts (0 in a catalog without MTG cards); other games only if their
   // source carries oracle ids.

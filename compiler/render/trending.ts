@@ -58,14 +58,14 @@ export function renderTrending(index: CatalogIndex): RenderedList<TrendingItem>[
   let asOfAll: string | null = null;
   const { cards, cardPrices, figures, figurePrices } = catalogInOrder(index);
   for (let i = 0; i < cards.length; i++) {
-    const card = cards[i];
     const price = cardPrices.get(i);
     if (price === undefined) continue;
-    asOfByGame.set(card.game, laterOf(asOfByGame.get(card.game) ?? null, price.lastDate));
+    const game = cards.game(i);
+    asOfByGame.set(game, laterOf(asOfByGame.get(game) ?? null, price.lastDate));
     asOfAll = laterOf(asOfAll, price.lastDate);
     if (!qualifies(price)) continue;
-    const c: Candidate = { entity: 'card', id: card.id, velocity: price.velocity24h, build: () => withMove(summarizeCard(card, index), price) };
-    byGame.get(card.game)?.offer(c);
+    const c: Candidate = { entity: 'card', id: cards.id(i), velocity: price.velocity24h, build: () => withMove(summarizeCard(cards.record(i), index), price) };
+    byGame.get(game)?.offer(c);
     all.offer(c);
   }
   for (let i = 0; i < figures.length; i++) {

@@ -41,7 +41,15 @@ export interface PriceLookup {
    * The LatestPrice of `ids[i]` by position i, each id looked up once here (summaries.ts
    * `catalogInOrder`). Optional: without it (a plain Map) the positions are filled from `get`.
    */
-  inOrder?(ids: readonly string[]): PricesInOrder;
+  inOrder?(ids: readonly string[] | IdOrder): PricesInOrder;
+}
+
+/** Ids by position with a look-up of the position (a card table's columns: source/card-table.ts). */
+export interface IdOrder {
+  readonly length: number;
+  id(i: number): string;
+  /** The position of `id`, or -1. */
+  indexOf(id: string): number;
 }
 
 /** Prices by position in a list of ids (PriceLookup.inOrder): no look-up by id per read. */

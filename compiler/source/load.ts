@@ -38,7 +38,8 @@ export interface LoadedCatalog {
   sets: SetRecord[];
   /** By `<game>/<code>`. */
   setsByKey: Map<string, SetRecord>;
-  cards: Map<string, CardRecord>;
+  /** A Map when loaded from the files, a CardTable (card-table.ts) when taken from a stored catalog. */
+  cards: ReadonlyMap<string, CardRecord>;
   figureSeries: Map<string, FigureSeriesRecord>;
   figures: Map<string, FigureRecord>;
   /** Sorted by date, then currency in CURRENCIES order. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardTableOf } from '../../../compiler/source/card-table.js';
 import { createPriceTable } from '../../../compiler/compile/price-table.js';
 import { summarizePrices } from '../../../compiler/render/price-summary.js';
 import type { LatestPrice } from '../../../compiler/render/types.js';
@@ -144,6 +145,28 @@ describe('price table', () => {
     const reversed = [...order].reverse();
     const back = t.inOrder!(reversed);
     expect([back.get(n - 1)?.lastCents, back.token!(n - 1), back.token!(n - 2)]).toEqual([0, 'priced-0', 'unpriced-1']);
+  });
+
+  it('made with a card table\'s columns, gives card i slot i with no map of the ids, and reads by position when given them again', () => {
+    const n = 3000;
+    const ids = Array.from({ length: n }, (_, i) => `c${i}`);
+    const cards = cardTableOf(ids.map((id) => ({
+      id, game: 'mtg', setCode: 's', name: id, number: '1', rarity: null, artist: null, oracleId: null, imageUrl: null, releasedAt: null, addedAt: '2024-01-01', watchers: 0,
+    })));
+    const t = createPriceTable(cards);
+    for (let i = n - 1; i >= 0; i -= 2) t.lines().set(`c${i}`, n - i);
+    for (let i = 0; i < n; i += 3) expect(t.set(`c${i}`, latest({ lastCents: i }))).toBe(i);
+    t.setToken('c1', 'unpriced-1');
+    const inOrder = t.inOrder!(cards);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      expect([inOrder.get(i), inOrder.has(i), inOrder.token!(i), t.hasLineAt(i)], id).toEqual([t.get(id), t.has(id), t.token(id), t.lines().get(id) !== undefined]);
+    }
+    expect([inOrder.token!(1), inOrder.get(3)?.lastCents, t.hasLineAt(n)]).toEqual(['unpriced-1', 3, false]);
+    // An id the table lacks gets the slot after the catalog's; a list of ids is looked up by id.
+    expect(t.set('stray', latest({ lastCents: 5 }))).toBe(n);
+    const other = t.inOrder!(['c3', 'stray', 'never']);
+    expect([other.get(0)?.lastCents, other.get(1)?.lastCents, other.has(2)]).toEqual([3, 5, false]);
   });
 
   it('made with an order that gives an id twice, keeps its first slot and the others in order', () => {
