@@ -26,7 +26,7 @@ import {
   appendToPriceLineFile, createPriceLineFile, mergePriceRange, NO_STORED_PRICE_LINES, openPriceLines, PRICE_LINES_FILE, priceLineFacts, priceLinesVersion, scanPriceLines,
   type KnownPriceLine, type ScannedPriceLines,
 } from './price-line-store.js';
-import { emptyLineFields, factsOfDecoded, idIs, recentDailyOf, tokenOf } from './price-line-codec.js';
+import { emptyLineFields, factsOfDecoded, recentDailyOf, tokenOf } from './price-line-codec.js';
 import { createPriceTable, type PriceTable } from './price-table.js';
 import { bytesAre, cardColumns } from '../source/card-table.js';
 

@@ -16,6 +16,7 @@
  *   const bytes = encodePriceLines(lines);    // or line by line: createPriceLineChunk()
  *   decodePriceLines(bytes)  // the same lines, or null when the bytes are not a well-formed chunk
  */
+import { bytesAre } from '../source/card-table.js';
 import type { PriceRange } from '../render/summary.js';
 import type { LatestPrice, PriceSummary } from '../render/types.js';
 import type { PriceLineIdentity } from '../source/prices.js';
@@ -411,10 +412,7 @@ export function keyIs(f: LineFields, key: string): boolean {
 
 /** Whether the line read into `f` is for the entity id `id` (its UTF-8 compared in place; an id of other than ASCII characters never is). */
 export function idIs(f: LineFields, id: string): boolean {
-  if (f.idBytes !== id.length) return false;
-  const buf = f.chunk;
-  for (let i = 0, o = f.idAt; i < id.length; i++) if (buf[o + i] !== id.charCodeAt(i)) return false;
-  return true;
+  return bytesAre(id, f.chunk, f.idAt, f.idBytes);
 }
 
 /** The input token of the line read into `f`. */

@@ -99,10 +99,17 @@ function grow<T extends Uint32Array | Float64Array | Uint8Array>(array: T, need:
   return grown;
 }
 
-/** FNV-1a over the UTF-16 code units (an ASCII id's are its bytes). */
+/** FNV-1a over the UTF-16 code units (an ASCII id's are its bytes: hashOfBytes gives the same). */
 function hashOf(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** FNV-1a over `bytes[from .. to)`: hashOf of the ASCII id they hold, with no string made. */
+function hashOfBytes(bytes: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < to; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
   return h >>> 0;
 }
 
@@ -127,11 +134,12 @@ export class CardTable implements ReadonlyMap<string, CardRecord>, CardColumns {
     while (size < count * 2) size *= 2;
     this.#slots = new Int32Array(size);
     this.#mask = size - 1;
+    const ids = text.id;
     for (let i = 0; i < count; i++) {
-      const id = this.id(i);
-      let s = hashOf(id) & this.#mask;
+      const from = ids.start(i);
+      let s = hashOfBytes(ids.bytes, from, ids.ends[i]) & this.#mask;
       while (this.#slots[s] !== 0) {
-        if (this.#idIs(this.#slots[s] - 1, id)) throw new CatalogError('internal', `card ${id} is in the card table twice`);
+        if (this.isIdBytes(this.#slots[s] - 1, ids.bytes, from, ids.ends[i] - from)) throw new CatalogError('internal', `card ${this.id(i)} is in the card table twice`);
         s = (s + 1) & this.#mask;
       }
       this.#slots[s] = i + 1;
@@ -156,10 +164,7 @@ export class CardTable implements ReadonlyMap<string, CardRecord>, CardColumns {
   #idIs(i: number, id: string): boolean {
     const col = this.text.id;
     const from = col.start(i);
-    if (col.ends[i] - from !== id.length) return false;
-    const bytes = col.bytes;
-    for (let k = 0; k < id.length; k++) if (bytes[from + k] !== id.charCodeAt(k)) return false;
-    return true;
+    return bytesAre(id, col.bytes, from, col.ends[i] - from);
   }
 
   indexOf(id: string): number {
