@@ -5,13 +5,18 @@
  * the loaded catalog and the per-entity LatestPrice only (and the few sparklines' recent days).
  */
 import type { LoadedCatalog } from '../source/index.js';
+import type { CardColumns } from '../source/card-table.js';
+import type { CardRecord } from '../../snapshots/records.js';
+import type { LatestPrice } from '../render/types.js';
+import { laterOf } from '../render/as-of.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
 import { toTimestamp, type Envelope } from '../../snapshots/envelope.js';
 import { cardsBySet, cardSummary, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
-import { orderSetCards, renderOrderedSetPages } from '../render/set-pages.js';
+import { renderOrderedSetPages, type OrderedSet } from '../render/set-pages.js';
+import { orderArtistPositions, orderSetPositions } from '../render/column-order.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { artistSlugs, groupByArtist, orderArtistCards, renderOrderedArtistPages } from '../render/artist-pages.js';
+import { artistSlugs, groupByArtist, renderOrderedArtistPages, type OrderedArtist } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -32,6 +37,19 @@ import type { PriceSummaries } from './index.js';
 
 /** A card with its position in the catalog's order (its price and token are read by it). */
 type PricedAt = PricedCard & { at: number };
+
+/**
+ * A PricedAt whose record is made only when it is read: a set's or an artist's cards are ordered and
+ * their pages' inputs made from the columns (render/column-order.ts), and a record is needed only for
+ * a summary written again (a 1% price change writes few of them).
+ */
+class LazyPriced implements PricedAt {
+  #card: CardRecord | null = null;
+  constructor(private readonly columns: CardColumns, readonly at: number, readonly summary: LatestPrice | null) {}
+  get card(): CardRecord {
+    return (this.#card ??= this.columns.record(this.at));
+  }
+}
 
 /** The oracle concepts' key range: only oracle documents are in it. */
 const ORACLE_RANGE = DOCUMENT_RANGES.oracle;
@@ -91,7 +109,7 @@ export async function renderAggregates(
   // then one look-up, not one per card of the catalog.
   const touched = changed === null ? null : touchedGroups(catalog, prices.rendered.card);
   // A card's token by its position in the catalog's order (price-table.ts), not looked up by id.
-  const cardRefs = (cards: readonly PricedAt[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: p.card.id, token: cardPrices.token?.(p.at) }));
+  const cardRefs = (cards: readonly PricedAt[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: cardAt.id(p.at), token: cardPrices.token?.(p.at) }));
   let keptUnchanged = 0;
   // Documents made from unchanged entities are kept together, one statement per key range, once the
   // range's other documents are written (keepRange: the range holds nothing else, and the count of
@@ -135,7 +153,12 @@ export async function renderAggregates(
   // The cards are grouped by their position in the catalog's order, whose prices are read by
   // position (summaries.ts CatalogInOrder: one look-up by id per card for every group and feed).
   const { cards: cardAt, cardPrices, figures: figureAt, figurePrices } = catalogInOrder(index);
-  const priced = (i: number): PricedAt => ({ card: cardAt.record(i), summary: cardPrices.get(i) ?? null, at: i });
+  const priced = (i: number): PricedAt => new LazyPriced(cardAt, i, cardPrices.get(i) ?? null);
+  /** The latest of `asOf`, the cards' addedAt and their price dates, read from the columns. */
+  const latestOfCards = (asOf: string | null, cards: readonly PricedAt[]): string | null => {
+    for (const p of cards) asOf = laterOf(laterOf(asOf, cardAt.addedAt(p.at)), p.summary?.lastDate);
+    return asOf;
+  };
   // The cards rendered again this compile, whose summaries are the only ones on a page that can
   // differ from the previous snapshot's page of the same shape (a patch replaces just those:
   // document-sink.ts putPages). Null when there is no previous snapshot or most cards changed.
@@ -153,12 +176,13 @@ export async function renderAggregates(
         changed = [];
         for (let at = 0; at < slice.length; at++) {
           const p = slice[at];
-          if (renderedCards.has(p.card.id)) changed.push({ at, id: p.card.id, item: () => summaryOf(p) });
+          const id = cardAt.id(p.at);
+          if (renderedCards.has(id)) changed.push({ at, id, item: () => summaryOf(p) });
         }
       }
       return {
         input: sink.inputOf(tag, [...records, list, i + 1], cardRefs(slice)),
-        shape: sink.shapeOf(tag, [...records, cards.length, i + 1], slice.map((p) => p.card.id)),
+        shape: sink.shapeOf(tag, [...records, cards.length, i + 1], slice.map((p) => cardAt.id(p.at))),
         asOf: stamped,
         changed,
       };
@@ -225,7 +249,8 @@ export async function renderAggregates(
     const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
     const render = () => {
-      const ordered = orderSetCards(set, cards.map(priced));
+      const inOrder = orderSetPositions(cardAt, cards).map(priced);
+      const ordered: OrderedSet<PricedAt> = { cards: inOrder, asOf: latestOfCards(set.releasedAt, inOrder) };
       const pages = cardListPages('set-page', [set], ordered.cards, ordered.asOf, (p) => cardSummary(p.card, set, p.summary));
       sink.putPages(keyOf, pages, () => renderOrderedSetPages(set, ordered));
       return pages.length;
@@ -241,7 +266,8 @@ export async function renderAggregates(
   for (const [slug, group] of artists) {
     const keyOf = (page: number) => listPageKey({ kind: 'artist', slug }, page);
     const render = () => {
-      const ordered = orderArtistCards(group.cards.map(priced));
+      const inOrder = orderArtistPositions(cardAt, group.cards).map(priced);
+      const ordered: OrderedArtist<PricedAt> = { cards: inOrder, asOf: latestOfCards(null, inOrder) };
       const pages = cardListPages('artist-page', [slug, group.name], ordered.cards, ordered.asOf, (p) =>
         cardSummary(p.card, catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode)), p.summary));
       sink.putPages(keyOf, pages, () => renderOrderedArtistPages(ordered, catalog.setsByKey));

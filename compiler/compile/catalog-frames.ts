@@ -1,10 +1,12 @@
 /**
  * The frames of `catalog.state` (stored-catalog.ts), both ways: the head (everything but the cards
- * and the figures), then the cards and the figures in slices of SLICE records as UTF-8 JSON (why
- * JSON and not v8 values: stored-catalog.ts), and back, one frame at a time as they come (from the
- * file on this thread, or its bytes handed over by the read-ahead thread).
+ * and the figures), then the cards in slices of SLICE as the card table's columns (source/card-slices.ts:
+ * taken by copying arrays into the table, where parsing them as JSON took most of the read), then
+ * the figures in slices of SLICE records as UTF-8 JSON (why JSON and not v8 values: stored-catalog.ts),
+ * and back, one frame at a time as they come (from the file on this thread, or its bytes handed over
+ * by the read-ahead thread).
  *
- * A frame's JSON is pieces of at most about PIECE_CHARS characters, each a JSON array of whole
+ * A JSON frame is pieces of at most about PIECE_CHARS characters, each a JSON array of whole
  * records, one per line: each piece is decoded and parsed on its own. One string for a whole frame
  * (15 MB at SLICE records) is a large object V8 maps fresh, and one non-ASCII name (an accented
  * artist) makes all of it two bytes per character: at a million cards, decoding whole frames took
@@ -17,12 +19,13 @@
  *   const decoder = createCatalogDecoder(); for (const f of frames) decoder.add(f); withRejects(decoder.finish()!, maxRejects)
  */
 import type {
-  ActivityEventRecord, BinderRecord, CardRecord, CatalogMeta, FigureRecord, FigureSeriesRecord, FxRateRecord, PullObservationRecord, SetRecord, UserRecord,
+  ActivityEventRecord, BinderRecord, CatalogMeta, FigureRecord, FigureSeriesRecord, FxRateRecord, PullObservationRecord, SetRecord, UserRecord,
 } from '../../snapshots/records.js';
 import { createRejectLog, type LoadedCatalog, type Reject } from '../source/index.js';
 import { createRecordLog, type RecordList, type RecordLog, type SavedRecordLog } from '../source/record-log.js';
 import { createTextPool } from '../source/shared-text.js';
 import { createCardTableBuilder } from '../source/card-table.js';
+import { createCardSlicer, decodeCardSlice, encodeCardSlice } from '../source/card-slices.js';
 
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
 const SLICE = 50_000;
@@ -67,17 +70,22 @@ export function* catalogFrames(catalog: LoadedCatalog): Generator<unknown> {
     figureFrames: Math.ceil(catalog.figures.size / SLICE),
   };
   yield head;
-  for (const map of [catalog.cards, catalog.figures] as ReadonlyMap<string, unknown>[]) {
-    let slice: unknown[] = [];
-    for (const record of map.values()) {
-      slice.push(record);
-      if (slice.length === SLICE) {
-        yield jsonPieces(slice);
-        slice = [];
-      }
+  const slicer = createCardSlicer();
+  for (const slice of slices(catalog.cards)) yield encodeCardSlice(slicer.slice(slice));
+  for (const slice of slices(catalog.figures)) yield jsonPieces(slice);
+}
+
+/** The values of `map` in runs of SLICE. */
+function* slices<T>(map: ReadonlyMap<string, T>): Generator<T[]> {
+  let slice: T[] = [];
+  for (const record of map.values()) {
+    slice.push(record);
+    if (slice.length === SLICE) {
+      yield slice;
+      slice = [];
     }
-    if (slice.length > 0) yield jsonPieces(slice);
   }
+  if (slice.length > 0) yield slice;
 }
 
 /** A stored catalog but its reject log, and the rejects to replay into one. */
@@ -94,19 +102,23 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
   let at = 0;
   const share = createTextPool();
   // The cards in columns off the heap, not a million objects that live for the whole compile (card-table.ts).
-  const cards = createCardTableBuilder();
+  let cards = createCardTableBuilder();
   const figures = new Map<string, FigureRecord>();
   return {
     add(frame) {
       if (head === null) {
         if (frame === null || typeof frame !== 'object' || !Number.isSafeInteger((frame as Head).cardFrames) || !Number.isSafeInteger((frame as Head).figureFrames)) return false;
         head = frame as Head;
+        cards = createCardTableBuilder(Math.max(1, head.cardFrames) * SLICE);
         return true;
       }
       const kind = at < head.cardFrames ? 'cards' : 'figures';
       if (at >= head.cardFrames + head.figureFrames) return false;
       at++;
-      if (kind === 'cards') return eachRecord(frame, (record: CardRecord) => cards.add(record));
+      if (kind === 'cards') {
+        const slice = frame instanceof Uint8Array ? decodeCardSlice(frame) : null;
+        return slice !== null && cards.addSlice(slice);
+      }
       // The same shared strings a load makes (shared-text.ts): a parsed string is a new copy.
       return eachRecord(frame, (record: FigureRecord) => {
         share(kind, record as unknown as Record<string, unknown>);

@@ -20,7 +20,8 @@
  * Layout (framed-file.ts, the frames made and parsed by catalog-frames.ts): a header (format, version,
  * catalog files hash, the files' stat, and the frames' count, bytes and SHA-1), then the frames: the small kinds and the rejects first, then the cards and the figures
  * in slices of SLICE records (no one buffer the size of the whole catalog is made on either side).
- * The cards, figures and users are UTF-8 JSON in their frames, in pieces (catalog-frames.ts), kept
+ * The cards are the card table's columns (source/card-slices.ts: copied into the table, no record
+ * parsed); the figures and users are UTF-8 JSON in their frames, in pieces (catalog-frames.ts), kept
  * as bytes (as a string, one non-Latin-1 name made v8 store a whole slice as UTF-16: twice the
  * bytes) and parsed with JSON.parse: it makes one
  * string of each short value (a game, a set code, a date) as a load does, where v8.deserialize made a
@@ -48,7 +49,7 @@ import { catalogFrames, createCatalogDecoder, decodeFrames, withRejects, type De
 /** The file in a snapshot folder. */
 export const CATALOG_STATE_FILE = 'catalog.state';
 
-const FORMAT = 'catalog-state/3';
+const FORMAT = 'catalog-state/4';
 
 /** What a compile keeps for the next one: the hash of the catalog files (null: nothing is kept), and the current snapshot's file when the catalog was taken from it. */
 export interface CatalogState {

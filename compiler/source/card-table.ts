@@ -24,6 +24,7 @@
  */
 import type { CardRecord, Game } from '../../snapshots/records.js';
 import { CatalogError } from '../../snapshots/errors.js';
+import { BYTES, CODED, KNOWN, type Bytes, type CardSlice, type Coded } from './card-slices.js';
 
 /** The cards by position (the catalog's order), field by field: what the walks over every card read. */
 export interface CardColumns {
@@ -31,12 +32,16 @@ export interface CardColumns {
   id(i: number): string;
   game(i: number): Game;
   setCode(i: number): string;
+  number(i: number): string;
+  releasedAt(i: number): string | null;
   oracleId(i: number): string | null;
   artist(i: number): string | null;
   addedAt(i: number): string;
   watchers(i: number): number;
   /** The whole record (a new object from a table). */
   record(i: number): CardRecord;
+  /** The order of the ids of the cards at `i` and `j` by code unit (compareText), no string made from a table. */
+  compareIds(i: number, j: number): number;
   /** The position of `id`, or -1. */
   indexOf(id: string): number;
   /** True when the card at `i` has the id `id` (no string made). */
@@ -51,12 +56,6 @@ export function bytesAre(id: string, bytes: Uint8Array, at: number, length: numb
   for (let k = 0; k < length; k++) if (bytes[at + k] !== id.charCodeAt(k)) return false;
   return true;
 }
-
-const KNOWN = new Set(['id', 'game', 'setCode', 'name', 'number', 'rarity', 'artist', 'oracleId', 'imageUrl', 'releasedAt', 'addedAt', 'watchers']);
-const CODED = ['game', 'setCode', 'number', 'rarity', 'artist', 'oracleId', 'releasedAt', 'addedAt'] as const;
-type Coded = (typeof CODED)[number];
-const BYTES = ['id', 'name', 'imageUrl'] as const;
-type Bytes = (typeof BYTES)[number];
 
 /** UTF-8 strings appended one after another, with their ends. */
 class ByteColumn {
@@ -83,6 +82,22 @@ class ByteColumn {
     }
     this.used += this.bytes.write(value, this.used, 'utf8');
     this.ends[this.count++] = this.used;
+  }
+  /** Appends the values whose UTF-8 is `bytes`, each ending at `ends[k]` in them (non-decreasing: checked by the caller). */
+  append(bytes: Uint8Array, ends: Uint32Array): void {
+    const room = this.used + bytes.length;
+    if (room > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(room, this.bytes.length * 2));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.ends = grow(this.ends, this.count + ends.length);
+    this.bytes.set(bytes, this.used);
+    const base = this.used;
+    const to = this.ends;
+    for (let k = 0, c = this.count; k < ends.length; k++) to[c + k] = base + ends[k];
+    this.used += bytes.length;
+    this.count += ends.length;
   }
   start(i: number): number {
     return i === 0 ? 0 : this.ends[i - 1];
@@ -187,8 +202,19 @@ export class CardTable implements ReadonlyMap<string, CardRecord>, CardColumns {
   setCode(i: number): string {
     return this.strings[this.codes.setCode[i]]!;
   }
+  number(i: number): string {
+    return this.strings[this.codes.number[i]]!;
+  }
+  releasedAt(i: number): string | null {
+    return this.strings[this.codes.releasedAt[i]];
+  }
   oracleId(i: number): string | null {
     return this.strings[this.codes.oracleId[i]];
+  }
+  compareIds(i: number, j: number): number {
+    // Ids are ASCII (snapshots/ids.ts): their bytes' order is their code units'.
+    const col = this.text.id;
+    return col.bytes.compare(col.bytes, col.start(j), col.ends[j], col.start(i), col.ends[i]);
   }
   artist(i: number): string | null {
     return this.strings[this.codes.artist[i]];
@@ -252,8 +278,20 @@ export class CardTable implements ReadonlyMap<string, CardRecord>, CardColumns {
   }
 }
 
-/** Builds a CardTable from records added in the catalog's order (ids unique: the load's check, or a stored catalog's). */
-export function createCardTableBuilder(expected = 1024): { add(card: CardRecord): void; finish(): CardTable } {
+export interface CardTableBuilder {
+  add(card: CardRecord): void;
+  /**
+   * Appends the cards of a slice made by one card slicer (card-slices.ts), the slices in the order it
+   * made them; false (nothing appended) when its values do not fit: a code with no string, ends that
+   * go back or past its bytes, a flag not 0 or 1, an extra out of the slice. A builder takes records or
+   * slices, never both (their codes would not agree).
+   */
+  addSlice(slice: CardSlice): boolean;
+  finish(): CardTable;
+}
+
+/** Builds a CardTable from records, or slices of them, added in the catalog's order (ids unique: the load's check, or a stored catalog's). */
+export function createCardTableBuilder(expected = 1024): CardTableBuilder {
   const strings: (string | null)[] = [null];
   const codeOf = new Map<string, number>();
   const codes = Object.fromEntries(CODED.map((f) => [f, new Uint32Array(expected)])) as Record<Coded, Uint32Array>;
@@ -271,8 +309,13 @@ export function createCardTableBuilder(expected = 1024): { add(card: CardRecord)
     }
     return c;
   };
+  let from: 'records' | 'slices' | null = null;
+  const only = (kind: 'records' | 'slices') => {
+    if ((from ??= kind) !== kind) throw new CatalogError('internal', 'a card table builder was given both records and slices');
+  };
   return {
     add(card) {
+      only('records');
       const i = count++;
       if (i === watchers.length) {
         for (const f of CODED) codes[f] = grow(codes[f], i + 1);
@@ -292,10 +335,53 @@ export function createCardTableBuilder(expected = 1024): { add(card: CardRecord)
       }
       if (extra !== null) extras.set(i, JSON.stringify(extra));
     },
+    addSlice(slice) {
+      only('slices');
+      if (!fits(slice, strings.length)) return false;
+      const n = slice.count;
+      for (const value of slice.strings) strings.push(value);
+      for (const f of CODED) {
+        codes[f] = grow(codes[f], count + n);
+        codes[f].set(slice.codes[f], count);
+      }
+      nullImage = grow(nullImage, count + n);
+      nullImage.set(slice.nullImage, count);
+      watchers = grow(watchers, count + n);
+      watchers.set(slice.watchers, count);
+      for (const f of BYTES) text[f].append(slice.text[f].bytes, slice.text[f].ends);
+      for (const [at, json] of slice.extras) extras.set(count + at, json);
+      count += n;
+      return true;
+    },
     finish() {
       return new CardTable(strings, codes, text, nullImage, watchers, extras, count);
     },
   };
+}
+
+/** True when every value of `slice` fits a table that has `known` strings before it (addSlice). */
+function fits(slice: CardSlice, known: number): boolean {
+  const n = slice.count;
+  const strings = known + slice.strings.length;
+  if (!slice.strings.every((s) => typeof s === 'string')) return false;
+  for (const f of CODED) {
+    const c = slice.codes[f];
+    if (c.length !== n) return false;
+    for (let i = 0; i < n; i++) if (c[i] >= strings) return false;
+  }
+  for (const f of BYTES) {
+    const { bytes, ends } = slice.text[f];
+    if (ends.length !== n) return false;
+    let last = 0;
+    for (let i = 0; i < n; i++) {
+      if (ends[i] < last) return false;
+      last = ends[i];
+    }
+    if (last !== bytes.length) return false;
+  }
+  if (slice.nullImage.length !== n || slice.watchers.length !== n) return false;
+  for (let i = 0; i < n; i++) if (slice.nullImage[i] > 1) return false;
+  return slice.extras.every((e) => Array.isArray(e) && Number.isInteger(e[0]) && e[0] >= 0 && e[0] < n && typeof e[1] === 'string');
 }
 
 /** The cards of `cards` in a CardTable (its records in its order). */
@@ -322,6 +408,9 @@ export function cardColumns(cards: ReadonlyMap<string, CardRecord>): CardColumns
       id: (i) => records[i].id,
       game: (i) => records[i].game,
       setCode: (i) => records[i].setCode,
+      number: (i) => records[i].number,
+      releasedAt: (i) => records[i].releasedAt,
+      compareIds: (i, j) => (records[i].id < records[j].id ? -1 : records[i].id > records[j].id ? 1 : 0),
       oracleId: (i) => records[i].oracleId,
       artist: (i) => records[i].artist,
       addedAt: (i) => records[i].addedAt,

@@ -11,7 +11,7 @@ import { catalogFilesHash, localCatalogFiles, statCatalogFiles } from '../../../
 import {
   CATALOG_STATE_FILE, catalogFor, keepCatalogState, READ_AHEAD_FRAMES, readStoredCatalog, writeStoredCatalog, type ReadElsewhere,
 } from '../../../compiler/compile/stored-catalog.js';
-import { readFrameHeader, readFrames } from '../../../compiler/compile/framed-file.js';
+import { createFrameWriter, readFrameHeader, readFrames } from '../../../compiler/compile/framed-file.js';
 import { startReadAhead } from '../../../compiler/compile/read-ahead.js';
 import { silentProgress } from '../../../compiler/compile/progress.js';
 import { switchCurrent } from '../../../snapshots/store/pointer.js';
@@ -70,22 +70,44 @@ describe('stored catalog', () => {
     expect([...back!.publishedBinders]).toEqual([...loaded.publishedBinders]);
   });
 
-  it('when records hold newlines, brackets, commas, astral characters or more text than a piece then their JSON pieces come back equal', () => {
-    const cards = new Map(loaded.cards);
+  it('when records hold newlines, brackets, commas, astral characters or more text than a piece then cards and figures come back equal', () => {
     const odd = ['Line one\nline two', 'Close ],[ open', 'Emoji \u{1F409} and \u0141\u00f3d\u017a', 'x'.repeat(50_000)];
-    [...cards.keys()].slice(0, odd.length).forEach((id, i) => cards.set(id, { ...cards.get(id)!, name: odd[i] }));
-    const catalog: LoadedCatalog = { ...loaded, cards };
+    const cards = new Map(loaded.cards);
+    [...cards.keys()].slice(0, odd.length).forEach((id, i) => cards.set(id, { ...cards.get(id)!, name: odd[i], artist: odd[odd.length - 1 - i] }));
+    const figures = new Map(loaded.figures);
+    expect(figures.size).toBeGreaterThan(0);
+    [...figures.keys()].slice(0, odd.length).forEach((id, i) => figures.set(id, { ...figures.get(id)!, name: odd[i] }));
+    const catalog: LoadedCatalog = { ...loaded, cards, figures };
     const path = join(tempDir(), 'catalog.state');
     writeStoredCatalog(path, catalog, filesHash);
-    // The cards' frame is several pieces, one per line: no newline of a name is written as a byte.
+    // The cards are one frame of columns (card-slices.ts); the figures' frame is JSON pieces, one per
+    // line: no newline of a name is written as a byte.
     const frames = readFrames(path, () => true)!;
-    const cardFrame = Buffer.from(frames[1] as Uint8Array);
-    const pieces = cardFrame.toString('utf8').split('\n');
-    expect(pieces.length).toBeGreaterThan(3);
+    const head = frames[0] as { cardFrames: number; figureFrames: number };
+    expect([head.cardFrames, head.figureFrames]).toEqual([1, 1]);
+    const figureFrame = Buffer.from(frames[2] as Uint8Array);
+    const pieces = figureFrame.toString('utf8').split('\n');
+    expect(pieces.length).toBeGreaterThan(1);
     for (const piece of pieces) expect(Array.isArray(JSON.parse(piece))).toBe(true);
     const back = readStoredCatalog(path, filesHash, 5);
     expect(back).not.toBeNull();
     expect(plain(back!)).toEqual(plain(catalog));
+  });
+
+  it('when a card frame is damaged inside (its hash made to match) then the stored catalog is not taken', () => {
+    const path = join(tempDir(), 'catalog.state');
+    writeStoredCatalog(path, loaded, filesHash);
+    const frames = readFrames(path, () => true)!;
+    const cardFrame = Buffer.from(frames[1] as Uint8Array);
+    // The first card's first code (its game) pointed past every string.
+    cardFrame.writeUInt32LE(0xffffff, 32);
+    const writer = createFrameWriter(path);
+    writer.add(frames[0]);
+    writer.add(cardFrame);
+    for (const frame of frames.slice(2)) writer.add(frame);
+    writer.finish(readFrameHeader(path)!);
+    expect(readFrames(path, () => true)).not.toBeNull();
+    expect(readStoredCatalog(path, filesHash, 5)).toBeNull();
   });
 
   it('when its rejects exceed the new --max-rejects then reading it fails as the load would', async () => {
