@@ -24,7 +24,7 @@
  */
 import type { CardRecord, Game } from '../../snapshots/records.js';
 import { CatalogError } from '../../snapshots/errors.js';
-import { BYTES, CODED, KNOWN, type Bytes, type CardSlice, type Coded } from './card-slices.js';
+import { BYTES, CODED, createCardSlicer, type Bytes, type CardSlice, type Coded } from './card-slices.js';
 
 /** The cards by position (the catalog's order), field by field: what the walks over every card read. */
 export interface CardColumns {
@@ -66,22 +66,6 @@ class ByteColumn {
   constructor(capacity: number) {
     this.bytes = Buffer.allocUnsafe(Math.max(1024, capacity * 16));
     this.ends = new Uint32Array(Math.max(16, capacity));
-  }
-  /** Appends `value`. */
-  push(value: string): void {
-    const room = this.used + value.length * 3;
-    if (room > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(room, this.bytes.length * 2));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
-    }
-    if (this.count === this.ends.length) {
-      const grown = new Uint32Array(this.ends.length * 2);
-      grown.set(this.ends);
-      this.ends = grown;
-    }
-    this.used += this.bytes.write(value, this.used, 'utf8');
-    this.ends[this.count++] = this.used;
   }
   /** Appends the values whose UTF-8 is `bytes`, each ending at `ends[k]` in them (non-decreasing: checked by the caller). */
   append(bytes: Uint8Array, ends: Uint32Array): void {
@@ -293,71 +277,61 @@ export interface CardTableBuilder {
 /** Builds a CardTable from records, or slices of them, added in the catalog's order (ids unique: the load's check, or a stored catalog's). */
 export function createCardTableBuilder(expected = 1024): CardTableBuilder {
   const strings: (string | null)[] = [null];
-  const codeOf = new Map<string, number>();
-  const codes = Object.fromEntries(CODED.map((f) => [f, new Uint32Array(expected)])) as Record<Coded, Uint32Array>;
+  let codes = Object.fromEntries(CODED.map((f) => [f, new Uint32Array(expected)])) as Record<Coded, Uint32Array>;
   const text = Object.fromEntries(BYTES.map((f) => [f, new ByteColumn(expected)])) as Record<Bytes, ByteColumn>;
   let nullImage = new Uint8Array(expected);
   let watchers = new Float64Array(expected);
   const extras = new Map<number, string>();
   let count = 0;
-  const code = (value: string | null): number => {
-    if (value === null) return 0;
-    let c = codeOf.get(value);
-    if (c === undefined) {
-      codeOf.set(value, (c = strings.length));
-      strings.push(value);
-    }
-    return c;
-  };
   let from: 'records' | 'slices' | null = null;
   const only = (kind: 'records' | 'slices') => {
     if ((from ??= kind) !== kind) throw new CatalogError('internal', 'a card table builder was given both records and slices');
   };
+  // Records are taken in slices of their own (one slicer, so their codes run on), RECORD_RUN at a time.
+  const slicer = createCardSlicer();
+  let pending: CardRecord[] = [];
+  const append = (slice: CardSlice): boolean => {
+    if (!fits(slice, strings.length)) return false;
+    const n = slice.count;
+    for (const value of slice.strings) strings.push(value);
+    codes = Object.fromEntries(CODED.map((f) => {
+      const column = grow(codes[f], count + n);
+      column.set(slice.codes[f], count);
+      return [f, column];
+    })) as Record<Coded, Uint32Array>;
+    nullImage = grow(nullImage, count + n);
+    nullImage.set(slice.nullImage, count);
+    watchers = grow(watchers, count + n);
+    watchers.set(slice.watchers, count);
+    for (const f of BYTES) text[f].append(slice.text[f].bytes, slice.text[f].ends);
+    for (const [at, json] of slice.extras) extras.set(count + at, json);
+    count += n;
+    return true;
+  };
+  const flush = () => {
+    if (pending.length === 0) return;
+    if (!append(slicer.slice(pending))) throw new CatalogError('internal', 'a card slice made here did not fit its table');
+    pending = [];
+  };
   return {
     add(card) {
       only('records');
-      const i = count++;
-      if (i === watchers.length) {
-        for (const f of CODED) codes[f] = grow(codes[f], i + 1);
-        nullImage = grow(nullImage, i + 1);
-        watchers = grow(watchers, i + 1);
-      }
-      for (const f of CODED) codes[f][i] = code(card[f]);
-      text.id.push(card.id);
-      text.name.push(card.name);
-      text.imageUrl.push(card.imageUrl ?? '');
-      nullImage[i] = card.imageUrl === null ? 1 : 0;
-      watchers[i] = card.watchers;
-      let extra: Record<string, unknown> | null = null;
-      for (const key in card) {
-        if (KNOWN.has(key)) continue;
-        (extra ??= {})[key] = (card as unknown as Record<string, unknown>)[key];
-      }
-      if (extra !== null) extras.set(i, JSON.stringify(extra));
+      pending.push(card);
+      if (pending.length === RECORD_RUN) flush();
     },
     addSlice(slice) {
       only('slices');
-      if (!fits(slice, strings.length)) return false;
-      const n = slice.count;
-      for (const value of slice.strings) strings.push(value);
-      for (const f of CODED) {
-        codes[f] = grow(codes[f], count + n);
-        codes[f].set(slice.codes[f], count);
-      }
-      nullImage = grow(nullImage, count + n);
-      nullImage.set(slice.nullImage, count);
-      watchers = grow(watchers, count + n);
-      watchers.set(slice.watchers, count);
-      for (const f of BYTES) text[f].append(slice.text[f].bytes, slice.text[f].ends);
-      for (const [at, json] of slice.extras) extras.set(count + at, json);
-      count += n;
-      return true;
+      return append(slice);
     },
     finish() {
+      flush();
       return new CardTable(strings, codes, text, nullImage, watchers, extras, count);
     },
   };
 }
+
+/** Records added one by one are put in the table this many at a time. */
+const RECORD_RUN = 4096;
 
 /** True when every value of `slice` fits a table that has `known` strings before it (addSlice). */
 function fits(slice: CardSlice, known: number): boolean {

@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cardColumns, cardTableOf, CardTable } from '../../../compiler/source/card-table.js';
 import type { CardRecord } from '../../../snapshots/records.js';
 import { stableJson } from '../../../snapshots/codec.js';
+import { card } from './card-fixture.js';
 
-const card = (over: Partial<CardRecord> & { id: string }): CardRecord => ({
-  game: 'mtg', setCode: 'lea', name: 'Lightning Bolt', number: '161', rarity: 'common', artist: 'Christopher Rush',
-  oracleId: 'o-bolt', imageUrl: 'https://img.example/lea/161.jpg', releasedAt: '1993-08-05', addedAt: '2024-01-02', watchers: 3, ...over,
-});
 
 const records: CardRecord[] = [
   card({ id: 'mtg-lea-161' }),
