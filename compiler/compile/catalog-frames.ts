@@ -24,7 +24,8 @@ import type {
 import { createRejectLog, type LoadedCatalog, type Reject } from '../source/index.js';
 import { createRecordLog, type RecordList, type RecordLog, type SavedRecordLog } from '../source/record-log.js';
 import { createTextPool } from '../source/shared-text.js';
-import { createCardTableBuilder } from '../source/card-table.js';
+import { createCardTableBuilder, type CardTable, type CardTableBuilder } from '../source/card-table.js';
+import { CatalogError } from '../../snapshots/errors.js';
 import { createCardSlicer, decodeCardSlice, encodeCardSlice } from '../source/card-slices.js';
 
 /** Cards or figures per frame: a few MB each, so neither side holds the catalog twice. */
@@ -129,11 +130,13 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
       if (head === null || at !== head.cardFrames + head.figureFrames) return null;
       const users = usersOf(head.users);
       if (users === null) return null;
+      const table = tableOf(cards);
+      if (table === null) return null;
       return {
         meta: head.meta,
         sets: head.sets,
         setsByKey: new Map(head.sets.map((s) => [`${s.game}/${s.code}`, s])),
-        cards: cards.finish(),
+        cards: table,
         figureSeries: new Map(head.figureSeries.map((s) => [s.id, s])),
         figures,
         fxRates: head.fxRates,
@@ -146,6 +149,20 @@ export function createCatalogDecoder(): { add(frame: unknown): boolean; finish()
       };
     },
   };
+}
+
+/**
+ * The card table of the slices taken, or null when they hold an id twice: frames whose hash matches
+ * can still be ones this code never wrote together, and a stored catalog that is not one is read
+ * again from the files, never a failed compile.
+ */
+function tableOf(cards: CardTableBuilder): CardTable | null {
+  try {
+    return cards.finish();
+  } catch (err) {
+    if (err instanceof CatalogError && err.code === 'internal') return null;
+    throw err;
+  }
 }
 
 /** The catalog in a state file's frames, or null when they are not one. */

@@ -8,7 +8,8 @@
  * The coded fields' codes run on from slice to slice: each slice carries only the strings first used
  * in it, appended to the table's strings in order, so a code in any slice is the table's code.
  *
- * The bytes of a slice, little-endian, every array at a multiple of its element size:
+ * The bytes of a slice, in the host's byte order (the typed arrays are views on them; little-endian on
+ * every host this project runs on), every array at a multiple of its element size:
  *   u32 count, u32 strings JSON bytes, u32 extras JSON bytes, u32 id bytes, u32 name bytes,
  *   u32 image URL bytes, u32 0, u32 0                                      (32 bytes)
  *   the codes: CODED.length × count u32, field by field

@@ -110,6 +110,23 @@ describe('stored catalog', () => {
     expect(readStoredCatalog(path, filesHash, 5)).toBeNull();
   });
 
+  it('when a card frame comes twice (the head counting it, its hash made to match) then the stored catalog is not taken', () => {
+    const path = join(tempDir(), 'catalog.state');
+    writeStoredCatalog(path, loaded, filesHash);
+    const frames = readFrames(path, () => true)!;
+    const head = frames[0] as { cardFrames: number };
+    expect(head.cardFrames).toBe(1);
+    // Every card of the second copy has an id the first already holds.
+    const writer = createFrameWriter(path);
+    writer.add({ ...head, cardFrames: 2 });
+    writer.add(frames[1]);
+    writer.add(frames[1]);
+    for (const frame of frames.slice(2)) writer.add(frame);
+    writer.finish(readFrameHeader(path)!);
+    expect(readFrames(path, () => true)).not.toBeNull();
+    expect(readStoredCatalog(path, filesHash, 5)).toBeNull();
+  });
+
   it('when its rejects exceed the new --max-rejects then reading it fails as the load would', async () => {
     const path = join(tempDir(), 'catalog.state');
     writeStoredCatalog(path, loaded, filesHash);
