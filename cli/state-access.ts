@@ -14,11 +14,8 @@ import type { AuditReader } from '../proxy/audit/reader.js';
 import { createAuditReader } from '../proxy/audit/reader.js';
 import { createKeyStore, type KeyStore } from '../proxy/keys/store.js';
 import type { MaybeAsync } from '../proxy/route-table/route.js';
-import { createPostgresAuditReader } from '../proxy/state/fleet/audit-store.js';
-import { openFleetState } from '../proxy/state/fleet/open-fleet.js';
 import { openStateDb } from '../proxy/state/open.js';
 import { stateLocation, type StateFlags } from '../proxy/state/state-location.js';
-import { createPostgresWebhookStore } from '../proxy/webhooks/postgres-store.js';
 import { createSqliteWebhookStore } from '../proxy/webhooks/sqlite-store.js';
 import type { WebhookStore } from '../proxy/webhooks/store.js';
 import { CatalogError } from '../snapshots/errors.js';
@@ -52,6 +49,11 @@ export async function withCliState<T>(
   if (options.announces && location.redis === '') {
     throw new CatalogError('usage', 'on a postgres:// state, revoke and rotate need --redis (or CATALOG_REDIS_URL) to tell the running hosts at once; without it they would keep serving the key for up to 30 s', { option: 'redis' });
   }
+  // The fleet's modules (pg, ioredis) are loaded only for a postgres:// state: a SQLite one is the
+  // default, and loading them was about a third of such a command's start-up.
+  const [{ openFleetState }, { createPostgresAuditReader }, { createPostgresWebhookStore }] = await Promise.all([
+    import('../proxy/state/fleet/open-fleet.js'), import('../proxy/state/fleet/audit-store.js'), import('../proxy/webhooks/postgres-store.js'),
+  ]);
   const fleet = await openFleetState({ postgres: location.postgres, redis: location.redis, prefix: location.prefix, serving: false, pgMax: 2 });
   const pgAudit = createPostgresAuditReader(fleet.pg);
   try {
