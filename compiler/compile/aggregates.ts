@@ -11,12 +11,11 @@ import type { LatestPrice } from '../render/types.js';
 import { laterOf } from '../render/as-of.js';
 import { listPageKey, oracleKey, pullStatsKey, showcaseKey, summaryKey, type ListFamily } from '../../snapshots/keys.js';
 import { toTimestamp, type Envelope } from '../../snapshots/envelope.js';
-import { cardsBySet, cardSummary, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
+import { cardSummary, catalogInOrder, setMapKey, type CatalogIndex, type PricedCard, type PricedFigure } from '../render/summaries.js';
 import { renderOracle } from '../render/oracle.js';
 import { renderOrderedSetPages, type OrderedSet } from '../render/set-pages.js';
-import { orderArtistPositions, orderSetPositions } from '../render/column-order.js';
 import { pageCount, pageSlices } from '../render/paginate.js';
-import { artistSlugs, groupByArtist, renderOrderedArtistPages, type OrderedArtist } from '../render/artist-pages.js';
+import { artistSlugs, renderOrderedArtistPages, type OrderedArtist } from '../render/artist-pages.js';
 import { renderSeriesPages } from '../render/series-pages.js';
 import { pendingPullStats } from '../render/pull-stats.js';
 import { renderTrending } from '../render/trending.js';
@@ -34,6 +33,7 @@ import type { DocumentSink, EntityRef, ListPage } from './document-sink.js';
 import { DOCUMENT_RANGES } from '../bulk/document-ranges.js';
 import type { ProgressSink } from './progress.js';
 import type { PriceSummaries } from './index.js';
+import type { CardGroups } from './card-groups.js';
 
 /** A card with its position in the catalog's order (its price and token are read by it). */
 type PricedAt = PricedCard & { at: number };
@@ -93,7 +93,7 @@ export function catalogIndex(catalog: LoadedCatalog, prices: PriceSummaries): Ca
  * concept in fifty.
  */
 export async function renderAggregates(
-  catalog: LoadedCatalog, prices: PriceSummaries, priceRange: PriceRange, sink: DocumentSink, progress: ProgressSink, unchangedCatalog = false,
+  catalog: LoadedCatalog, prices: PriceSummaries, priceRange: PriceRange, sink: DocumentSink, progress: ProgressSink, groups: CardGroups, unchangedCatalog = false,
 ): Promise<void> {
   /** Lets the documents handed to the render threads come back when enough are waiting (document-sink.ts). */
   const breathe = async () => {
@@ -108,8 +108,6 @@ export async function renderAggregates(
   // found from those cards (a 1% price change renders 1% of them): whether a group is unchanged is
   // then one look-up, not one per card of the catalog.
   const touched = changed === null ? null : touchedGroups(catalog, prices.rendered.card);
-  // A card's token by its position in the catalog's order (price-table.ts), not looked up by id.
-  const cardRefs = (cards: readonly PricedAt[]): EntityRef[] => cards.map((p) => ({ entity: 'card', id: cardAt.id(p.at), token: cardPrices.token?.(p.at) }));
   let keptUnchanged = 0;
   // Documents made from unchanged entities are kept together, one statement per key range, once the
   // range's other documents are written (keepRange: the range holds nothing else, and the count of
@@ -159,48 +157,45 @@ export async function renderAggregates(
     for (const p of cards) asOf = laterOf(laterOf(asOf, cardAt.addedAt(p.at)), p.summary?.lastDate);
     return asOf;
   };
-  // The cards rendered again this compile, whose summaries are the only ones on a page that can
-  // differ from the previous snapshot's page of the same shape (a patch replaces just those:
+  // The cards rendered again this compile, by position: their summaries are the only ones on a page
+  // that can differ from the previous snapshot's page of the same shape (a patch replaces just those:
   // document-sink.ts putPages). Null when there is no previous snapshot or most cards changed.
-  const renderedCards = prices.rendered.card.length * 4 <= cardAt.length ? new Set(prices.rendered.card) : null;
+  const renderedAt = prices.rendered.card.length * 4 <= cardAt.length ? renderedPositions(cardAt, prices.rendered.card) : null;
+  /** A card's token by position; an absent one (a card the entity phase has no input for) named by its id. */
+  const tokenAt = (at: number): string => cardPrices.token?.(at) ?? sink.tokenOf({ entity: 'card', id: cardAt.id(at) });
   /**
    * The pages of a list of card summaries (`cards` in page order, the list's `asOf`), made from
    * `records` besides the cards: each page's input and shape, tagged `tag`, and its changed cards.
+   * A page's input is made from its cards' tokens, which are made from their records (ids included),
+   * so no id is made for it; nor for its shape when the catalog is the previous snapshot's (a previous
+   * page at the same key has it then: putPages takes it from there).
    */
   const cardListPages = (tag: string, records: readonly unknown[], cards: readonly PricedAt[], asOf: string | null, summaryOf: (p: PricedAt) => unknown): ListPage[] => {
     const list = { asOf, total: cards.length };
     const stamped = asOf === null ? null : toTimestamp(asOf);
     return pageSlices(cards).map((slice, i) => {
       let changed: { at: number; id: string; item: () => unknown }[] | null = null;
-      if (renderedCards !== null) {
+      if (renderedAt !== null) {
         changed = [];
         for (let at = 0; at < slice.length; at++) {
           const p = slice[at];
-          const id = cardAt.id(p.at);
-          if (renderedCards.has(id)) changed.push({ at, id, item: () => summaryOf(p) });
+          if (renderedAt[p.at] === 1) changed.push({ at, id: cardAt.id(p.at), item: () => summaryOf(p) });
         }
       }
       return {
-        input: sink.inputOf(tag, [...records, list, i + 1], cardRefs(slice)),
-        shape: sink.shapeOf(tag, [...records, cards.length, i + 1], slice.map((p) => cardAt.id(p.at))),
+        input: sink.pageInputOf(tag, [...records, list, i + 1], slice.map((p) => tokenAt(p.at))),
+        shape: () => sink.shapeOf(tag, [...records, cards.length, i + 1], slice.map((p) => cardAt.id(p.at))),
+        shapeIsPrevious: unchangedCatalog,
         asOf: stamped,
         changed,
       };
     });
   };
 
-  // The cards grouped by set (shared with the discover sets feed) and by oracle concept, as
-  // positions. The price summaries are made for the groups rendered only (at a million cards, a
-  // priced card for every card was about 1 s).
-  const bySet = cardsBySet(index);
-  const byOracle = new Map<string, number[]>();
-  for (let i = 0; i < cardAt.length; i++) {
-    const oracleId = cardAt.oracleId(i);
-    if (oracleId === null) continue;
-    let o = byOracle.get(oracleId);
-    if (!o) byOracle.set(oracleId, (o = []));
-    o.push(i);
-  }
+  // The cards grouped by set, artist and oracle concept, as positions in page order (card-groups.ts:
+  // made from the catalog, or the previous compile's when the catalog is its). The price summaries
+  // are made for the groups rendered only (at a million cards, a priced card for every card was about 1 s).
+  const byOracle = groups.oracles;
 
   // An oracle document is made from its printings alone (their records, sets and prices), so it is
   // fingerprinted from theirs and rendered only when one of them changed (document-sink.ts). With an
@@ -246,10 +241,10 @@ export async function renderAggregates(
   // order: it is written only when one of those changed (a 1% price change touches most sets, but
   // few of their pages).
   for (const set of catalog.sets) {
-    const cards = bySet.get(setMapKey(set.game, set.code)) ?? [];
+    const cards = groups.sets.get(setMapKey(set.game, set.code)) ?? [];
     const keyOf = (page: number) => listPageKey({ kind: 'set', game: set.game, code: set.code }, page);
     const render = () => {
-      const inOrder = orderSetPositions(cardAt, cards).map(priced);
+      const inOrder = cards.map(priced);
       const ordered: OrderedSet<PricedAt> = { cards: inOrder, asOf: latestOfCards(set.releasedAt, inOrder) };
       const pages = cardListPages('set-page', [set], ordered.cards, ordered.asOf, (p) => cardSummary(p.card, set, p.summary));
       sink.putPages(keyOf, pages, () => renderOrderedSetPages(set, ordered));
@@ -262,11 +257,11 @@ export async function renderAggregates(
   }
   await keepDeferred('set');
 
-  const artists = groupByArtist(positions(cardAt.length), (i) => cardAt.artist(i));
+  const artists = groups.artists;
   for (const [slug, group] of artists) {
     const keyOf = (page: number) => listPageKey({ kind: 'artist', slug }, page);
     const render = () => {
-      const inOrder = orderArtistPositions(cardAt, group.cards).map(priced);
+      const inOrder = group.cards.map(priced);
       const ordered: OrderedArtist<PricedAt> = { cards: inOrder, asOf: latestOfCards(null, inOrder) };
       const pages = cardListPages('artist-page', [slug, group.name], ordered.cards, ordered.asOf, (p) =>
         cardSummary(p.card, catalog.setsByKey.get(setMapKey(p.card.game, p.card.setCode)), p.summary));
@@ -372,6 +367,16 @@ export async function renderAggregates(
   if (sink.handedOff() > 0) progress.note(`aggregate documents: ${sink.handedOff()} compressed on the render threads`);
 }
 
+/** 1 at the position of each card of `ids` (the cards rendered again), 0 elsewhere. */
+function renderedPositions(cards: CardColumns, ids: readonly string[]): Uint8Array {
+  const at = new Uint8Array(cards.length);
+  for (const id of ids) {
+    const i = cards.indexOf(id);
+    if (i >= 0) at[i] = 1;
+  }
+  return at;
+}
+
 /**
  * The set keys (setMapKey), oracle ids and artist slugs (as groupArtists makes them) of the cards
  * `ids`: a group none of whose cards is among them has exactly the cards it had.
@@ -389,9 +394,4 @@ function touchedGroups(catalog: LoadedCatalog, ids: readonly string[]): { sets: 
     if (card.artist !== null) artists.add(slugOf(card.artist));
   }
   return { sets, oracles, artists };
-}
-
-/** 0 .. n-1. */
-function* positions(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
 }

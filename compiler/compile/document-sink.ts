@@ -58,7 +58,12 @@ export interface ListPage {
    * total, the page's number and the ids of its items in order (a fingerprint). A previous page of
    * the same shape is patched instead of rendered.
    */
-  shape: string;
+  shape: () => string;
+  /**
+   * True when the catalog and the code are the previous snapshot's: a previous page at the same key
+   * then has this page's shape, which is taken from its recorded input instead of made.
+   */
+  shapeIsPrevious: boolean;
   /** The page's asOf as its envelope has it (a timestamp or null). */
   asOf: string | null;
   /**
@@ -73,7 +78,7 @@ export interface ListPage {
  * Bumped when what an aggregate's input covers changes (the wiring in aggregates.ts is not part of
  * the renderer code hash), so no object is re-used under an input that no longer describes it.
  */
-const AGGREGATE_INPUTS = 'aggregate-inputs-3';
+const AGGREGATE_INPUTS = 'aggregate-inputs-4';
 
 export interface DocumentSink {
   put(key: string, doc: unknown): void;
@@ -94,6 +99,14 @@ export interface DocumentSink {
    * inputOf), showing the items `ids` in this order.
    */
   shapeOf(tag: string, records: readonly unknown[], ids: readonly string[]): string;
+  /**
+   * The input of a page (ListPage.input) of the list `tag` made from `records` (as in inputOf) and
+   * entities given by their tokens, in page order: a token is made from its entity's whole record,
+   * id included, so the ids are not needed besides.
+   */
+  pageInputOf(tag: string, records: readonly unknown[], tokens: readonly string[]): string;
+  /** The token of `ref` (its own, else the one recorded by id), or a stand-in naming it when it has none. */
+  tokenOf(ref: EntityRef): string;
   /** `render()` at `key` unless the previous object there was made from the same `input`. */
   putFrom(key: string, input: string, render: () => unknown): void;
   /**
@@ -153,6 +166,12 @@ export interface DocumentSink {
  */
 function joinedFingerprint(parts: string[]): string {
   return fingerprint(parts.join('\u0000'));
+}
+
+/** The shape part of a page's recorded input (after its dot: putPages), or null. */
+function shapeIn(input: string | null | undefined): string | null {
+  const dot = input?.lastIndexOf('.') ?? -1;
+  return dot < 0 ? null : input!.slice(dot + 1);
 }
 
 /** By id in UTF-16 code unit order (what `Array.prototype.sort` gives strings). */
@@ -260,6 +279,13 @@ export function createDocumentSink(
       for (const ref of refs) parts.push(ref.entity, ref.id, ref.token ?? entityInput(ref) ?? '-');
       return joinedFingerprint(parts);
     },
+    pageInputOf(tag, records, tokens) {
+      const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
+      for (const r of records) parts.push(recordJson(r));
+      for (const token of tokens) parts.push(token);
+      return joinedFingerprint(parts);
+    },
+    tokenOf: (ref) => ref.token ?? entityInput(ref) ?? `-${ref.entity}:${ref.id}`,
     shapeOf(tag, records, ids) {
       const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
       for (const r of records) parts.push(recordJson(r));
@@ -323,13 +349,15 @@ export function createDocumentSink(
       pages.forEach((page, i) => {
         const key = keyOf(i + 1);
         // Recorded with its shape after a dot (fingerprints are base64url): the next compile's patch test.
-        const input = `${page.input}.${page.shape}`;
         const previous = table.previousPlace(key);
+        const recorded = page.shapeIsPrevious ? shapeIn(previous?.input) : null;
+        const shape = recorded ?? page.shape();
+        const input = `${page.input}.${shape}`;
         if (previous?.input === input) {
           table.reuse([key], 'aggregate');
           return;
         }
-        if (packsDir !== null && previous !== undefined && page.changed !== null && previous.input?.endsWith(`.${page.shape}`)) {
+        if (packsDir !== null && previous !== undefined && page.changed !== null && previous.input?.endsWith(`.${shape}`)) {
           const items = page.changed.map((c) => ({ at: c.at, id: c.id, json: stableJson(c.item()) }));
           patch({ kind: 'patch', key, pack: previous.pack, offset: previous.offset, length: previous.length, asOf: JSON.stringify(page.asOf), items, input });
           return;

@@ -54,6 +54,7 @@ import { makeDirsSync } from '../../snapshots/store/make-dirs.js';
 import { retentionOf, type Retention } from '../../snapshots/store/retention.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { CATALOG_STATE_FILE, catalogFor, dropOlderCompilerState, keepCatalogState, type CatalogState } from './stored-catalog.js';
+import { CARD_GROUPS_FILE, cardGroups, keepCardGroups, readCardGroups, type CardGroups } from './card-groups.js';
 
 export interface CompileOptions {
   /** Catalog folder or http(s) base URL. */
@@ -279,8 +280,10 @@ async function compileLocked(
     await run.step('aggregate documents', null, async () => {
       // The catalog files but prices are the previous snapshot's (its stored catalog was taken), and
       // so is the code that renders and wires the documents (the renderer and this folder).
-      const unchangedCatalog = t.sameCompilerCode(compilerCodeHash(codeHash)) && state.keptFrom !== null;
-      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, tokens, compressAggregates ? renderThreads : null, packsDir), pumping, unchangedCatalog);
+      const compilerCode = compilerCodeHash(codeHash);
+      const unchangedCatalog = t.sameCompilerCode(compilerCode) && state.keptFrom !== null;
+      const groups = cardGroupsFor(catalog, state, compilerCode, unchangedCatalog ? previous!.dir : null, writer.dir, progress);
+      await renderAggregates(catalog, summaries, summaries.range, createDocumentSink(out, t, codeHash, tokens, compressAggregates ? renderThreads : null, packsDir), pumping, groups, unchangedCatalog);
       if (compressAggregates) await renderThreads.drain();
       t.seal();
     });
@@ -326,7 +329,7 @@ async function compileLocked(
     };
     const { pruned } = await run.step('publish', null, async () => {
       const published = await publishSnapshot({ root: options.out, writer, header, keep, signKey: options.signKey, hashed });
-      await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, PRICE_LINES_FILE, SEGMENT_STATE_FILE]);
+      await dropOlderCompilerState(options.out, snapshotId, [CATALOG_STATE_FILE, CARD_GROUPS_FILE, PRICE_LINES_FILE, SEGMENT_STATE_FILE]);
       return published;
     });
     t.close();
@@ -357,4 +360,20 @@ async function compileLocked(
 /** The input fingerprint of one bulk file of the previous snapshot (null when it has none). */
 async function previousBulkInput(dir: string, name: string): Promise<string | null> {
   return (await previousBulk(dir)).get(name)?.input ?? null;
+}
+
+/**
+ * The card groups of the aggregates (card-groups.ts): the previous snapshot's (`previousDir`, given
+ * when the catalog and the code are its) when its file holds them, else made from the catalog; kept
+ * in the new snapshot's folder `dir` for the next compile when the catalog files have a hash.
+ */
+function cardGroupsFor(catalog: LoadedCatalog, state: CatalogState, code: string, previousDir: string | null, dir: string, progress: ProgressSink): CardGroups {
+  const columns = cardColumns(catalog.cards);
+  const expect = state.filesHash === null ? null : { files: state.filesHash, code };
+  const previousFile = previousDir === null ? null : join(previousDir, CARD_GROUPS_FILE);
+  const kept = expect === null || previousFile === null ? null : readCardGroups(previousFile, expect, columns.length);
+  if (kept !== null) progress.note('aggregate documents: the cards grouped by set, artist and oracle concept taken from the previous snapshot (same catalog files and code)');
+  const groups = kept ?? cardGroups(columns, catalog.sets);
+  if (expect !== null) keepCardGroups(join(dir, CARD_GROUPS_FILE), groups, expect, kept === null ? null : previousFile);
+  return groups;
 }

@@ -114,27 +114,29 @@ const bySetMemo = new WeakMap<CatalogIndex, ReadonlyMap<string, readonly number[
  */
 export function cardsBySet(index: CatalogIndex): ReadonlyMap<string, readonly number[]> {
   let bySet = bySetMemo.get(index);
-  if (bySet === undefined) {
-    const { cards } = catalogInOrder(index);
-    const groups = new Map<string, number[]>();
-    let list: number[] | null = null;
-    let game = '';
-    let code = '';
-    for (let i = 0; i < cards.length; i++) {
-      const cardGame = cards.game(i);
-      const cardSet = cards.setCode(i);
-      if (list === null || cardGame !== game || cardSet !== code) {
-        game = cardGame;
-        code = cardSet;
-        const key = setMapKey(cardGame, cardSet);
-        list = groups.get(key) ?? null;
-        if (list === null) groups.set(key, (list = []));
-      }
-      list.push(i);
-    }
-    bySetMemo.set(index, (bySet = groups));
-  }
+  if (bySet === undefined) bySetMemo.set(index, (bySet = positionsBySet(catalogInOrder(index).cards)));
   return bySet;
+}
+
+/** The positions of each set's cards in `cards`, by setMapKey, in catalog order (cardsBySet). */
+export function positionsBySet(cards: CardColumns): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  let list: number[] | null = null;
+  let game = '';
+  let code = '';
+  for (let i = 0; i < cards.length; i++) {
+    const cardGame = cards.game(i);
+    const cardSet = cards.setCode(i);
+    if (list === null || cardGame !== game || cardSet !== code) {
+      game = cardGame;
+      code = cardSet;
+      const key = setMapKey(cardGame, cardSet);
+      list = groups.get(key) ?? null;
+      if (list === null) groups.set(key, (list = []));
+    }
+    list.push(i);
+  }
+  return groups;
 }
 
 function pricesInOrder(prices: PriceLookup, records: readonly { id: string }[] | CardColumns): PricesInOrder {

@@ -13,6 +13,8 @@ import { expectSameAsFullCompile, STORED_CATALOG_NOTE, touchOnePercentOfPrices }
 import { inputOfSegments, readSegmentState, SEGMENT_STATE_FILE } from '../../compiler/bulk/segment-state.js';
 
 const STATE = 'catalog.state';
+const GROUPS = 'card-groups.state';
+const GROUPS_NOTE = 'the cards grouped by set, artist and oracle concept taken from the previous snapshot';
 let catalog: string;
 
 beforeAll(async () => {
@@ -40,6 +42,8 @@ describe('the stored catalog', () => {
     const { cat, root } = await compiledCopy();
     const before = statePath(root);
     const inode = statSync(before).ino;
+    const groupsBefore = join(root, currentId(root)!, GROUPS);
+    const groupsInode = statSync(groupsBefore).ino;
     const changed = touchOnePercentOfPrices(cat);
     // One line removed (its card has no price any more) and two swapped (unchanged, in another order).
     const lines = readFileSync(join(cat, 'prices.ndjson'), 'utf8').split('\n').filter((l) => l.length > 0);
@@ -57,10 +61,33 @@ describe('the stored catalog', () => {
     expect(statePath(root)).not.toBe(before);
     expect(statSync(statePath(root)).ino).toBe(inode);
     expect(existsSync(before)).toBe(false);
+    // So are the card groups of the set, artist and oracle pages (compile/card-groups.ts).
+    expect(r.stderr).toContain(GROUPS_NOTE);
+    expect(statSync(join(root, currentId(root)!, GROUPS)).ino).toBe(groupsInode);
+    expect(existsSync(groupsBefore)).toBe(false);
     // The search index was a copy of the previous one made while the prices streamed, then updated;
     // no copy is left in the root (compile/prefetch.ts).
     expect(r.stderr).toMatch(/search index: \d+ entries updated in a copy of the previous index/);
     expect(existsSync(join(root, '.compile-prefetch'))).toBe(false);
+    await expectSameAsFullCompile(cat, root);
+  });
+
+  it('when the current snapshot\'s card groups are damaged then they are made again and the snapshot equals a full compile', async () => {
+    const { cat, root } = await compiledCopy();
+    const path = join(root, currentId(root)!, GROUPS);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 3] ^= 0xff;
+    writeFileSync(path, bytes);
+    touchOnePercentOfPrices(cat);
+    const r = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(STORED_CATALOG_NOTE);
+    expect(r.stderr).not.toContain(GROUPS_NOTE);
+    // Written whole for the next compile, which takes them.
+    touchOnePercentOfPrices(cat);
+    const again = await runCli(['compile', '--source', cat, '--out', root]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(GROUPS_NOTE);
     await expectSameAsFullCompile(cat, root);
   });
 
