@@ -250,6 +250,13 @@ export function createDocumentSink(
     if (json === undefined) serialized.set(r, (json = stableJson(r)));
     return json;
   };
+  /** The fingerprint of a list page made from `records` (stable JSON) and `items` (strings, in order). */
+  const listFingerprint = (tag: string, records: readonly unknown[], items: readonly string[]): string => {
+    const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
+    for (const r of records) parts.push(recordJson(r));
+    for (const item of items) parts.push(item);
+    return joinedFingerprint(parts);
+  };
   const hasPrevious = (key: string): boolean => table.incremental && table.previousInput(key) !== undefined;
   const keep = (key: string): boolean => {
     if (!hasPrevious(key)) return false;
@@ -279,19 +286,10 @@ export function createDocumentSink(
       for (const ref of refs) parts.push(ref.entity, ref.id, ref.token ?? entityInput(ref) ?? '-');
       return joinedFingerprint(parts);
     },
-    pageInputOf(tag, records, tokens) {
-      const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
-      for (const r of records) parts.push(recordJson(r));
-      for (const token of tokens) parts.push(token);
-      return joinedFingerprint(parts);
-    },
+    // A page's input (its cards' tokens) and its shape (their ids) are the same kind of fingerprint.
+    pageInputOf: (tag, records, tokens) => listFingerprint(tag, records, tokens),
     tokenOf: (ref) => ref.token ?? entityInput(ref) ?? `-${ref.entity}:${ref.id}`,
-    shapeOf(tag, records, ids) {
-      const parts: string[] = [codeHash, AGGREGATE_INPUTS, tag];
-      for (const r of records) parts.push(recordJson(r));
-      for (const id of ids) parts.push(id);
-      return joinedFingerprint(parts);
-    },
+    shapeOf: (tag, records, ids) => listFingerprint(tag, records, ids),
     putFrom(key, input, render) {
       if (!reused(key, input)) write(key, stableJson(render()), input);
     },
