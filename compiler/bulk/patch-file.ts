@@ -234,7 +234,8 @@ function boundedWhere(where: string): string {
  * whose dictionary (its last DICTIONARY_BYTES of lines) changed; every other segment copied from the
  * previous file. A segment's dictionary is unchanged when the lines that cover its last
  * DICTIONARY_BYTES are all unchanged (the same lines make the same last bytes), so a change early in
- * a segment leaves the next one as it was (about two in five, with 10 lines of 2 KB a segment).
+ * a segment leaves the next one as it was (about one in three, with 6 lines of 2 KB a segment and
+ * 8 KiB of dictionary).
  *
  * The unchanged lines of a segment compressed again are the previous file's: its segment inflated
  * against the previous lines before it (the tail of the segment before, read from its objects, or
