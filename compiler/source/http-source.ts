@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { CatalogError } from '../../snapshots/errors.js';
 import { META_FILE, type CatalogMeta, type SourceKind } from '../../snapshots/records.js';
 import type { CatalogSource, SourceLine } from './catalog-source.js';
@@ -36,8 +36,13 @@ export interface HttpSourceSettings {
 type Fetched = Promise<string | null>;
 
 export function createHttpSource(base: URL, settings: HttpSourceSettings): CatalogSource {
-  const ownAgent = settings.dispatcher === undefined ? new Agent({ connections: settings.concurrency }) : null;
-  const dispatcher = settings.dispatcher ?? ownAgent!;
+  // undici is loaded with the first download, not with the compiler: a compile from a folder (the
+  // usual one) never needs it, and importing it took about 120 ms of every compile's start.
+  let ownAgent: Promise<Dispatcher> | null = null;
+  const dispatcherOf = (): Promise<Dispatcher> =>
+    settings.dispatcher !== undefined
+      ? Promise.resolve(settings.dispatcher)
+      : (ownAgent ??= import('undici').then(({ Agent }) => new Agent({ connections: settings.concurrency })));
   const aborter = new AbortController();
   const limit = pLimit(settings.concurrency);
   const fetched = new Map<string, Fetched>();
@@ -54,7 +59,7 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
         if (aborter.signal.aborted) throw new CatalogError('internal', 'the catalog source is closed');
         const dest = path.join(await ensureTempDir(), file);
         // settings.dispatcher is undefined when the source made its own Agent: spread it first.
-        const policy = { ...settings, dispatcher, signal: aborter.signal };
+        const policy = { ...settings, dispatcher: await dispatcherOf(), signal: aborter.signal };
         return (await downloadFile(fileUrl(base, file), dest, policy)) ? dest : null;
       });
       // Prefetched files may fail before anyone asks for them; the failure is reported to the
@@ -122,7 +127,7 @@ export function createHttpSource(base: URL, settings: HttpSourceSettings): Catal
       aborter.abort();
       await Promise.allSettled(fetched.values());
       if (tempDir !== null) await fs.promises.rm(await tempDir, { recursive: true, force: true });
-      await ownAgent?.close();
+      if (ownAgent !== null) await (await ownAgent).close();
     },
   };
 }
