@@ -19,9 +19,9 @@
  *   for await (const batch of hashedLineBytes(path, reader)) for (const line of batch) use(line.key!, line.bytes);
  */
 import { hash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { missingOrUnreadable } from './fs-source.js';
 import { splitLineBytes, type ByteLine } from './lines.js';
+import { alignedSharedBuffer, openUncached, type UncachedFile } from './uncached-read.js';
 
 /** Slots of the shared buffer: one the consumer holds, two being filled. */
 export const LINE_SLOTS = 3;
@@ -63,13 +63,15 @@ const NO_KEY = ' '.repeat(KEY_CHARS);
  * (begun in the chunk before, so splitLineBytes made it of its own): the other lines are views of the
  * slot already, and are not copied (copying 2.76 GB of price lines into the slots took this thread
  * 2.7 s at a million cards). A chunk that ends no line (inside a long line) is read into the same
- * slot: splitLineBytes has copied what it needs of it by then.
+ * slot: splitLineBytes has copied what it needs of it by then. The file is read past the page cache
+ * (uncached-read.ts): it is read once, whole, and the kernel's copy of it was most of this thread's
+ * time.
  */
 export async function openLineBatches(path: string, slots: SharedArrayBuffer): Promise<{ next(slot: number): Promise<HashedBatch | null>; close(): Promise<void> }> {
   if (slots.byteLength !== LINE_SLOTS * LINE_SLOT_BYTES) throw new Error('hashed lines: a shared buffer of another size');
-  let fd: number | null;
+  let file: UncachedFile | null;
   try {
-    fd = openSync(path, 'r');
+    file = openUncached(path);
   } catch (err) {
     throw missingOrUnreadable(err, path);
   }
@@ -78,16 +80,16 @@ export async function openLineBatches(path: string, slots: SharedArrayBuffer): P
   // batches asked for ahead.
   async function* chunks(): AsyncGenerator<Buffer> {
     for (;;) {
-      if (fd === null) return;
-      const read = readSync(fd, into, RESERVE_BYTES, LINE_SLOT_BYTES - RESERVE_BYTES, null);
+      if (file === null) return;
+      const read = file.read(into.subarray(RESERVE_BYTES, LINE_SLOT_BYTES));
       if (read === 0) return;
       yield into.subarray(RESERVE_BYTES, RESERVE_BYTES + read);
     }
   }
   const batches = splitLineBytes(chunks());
   const close = () => {
-    if (fd !== null) closeSync(fd);
-    fd = null;
+    file?.close();
+    file = null;
   };
   const nextInto = async (slot: number): Promise<HashedBatch | null> => {
     if (!Number.isInteger(slot) || slot < 0 || slot >= LINE_SLOTS) throw new Error(`hashed lines: no slot ${slot}`);
@@ -157,7 +159,8 @@ export async function openLineBatches(path: string, slots: SharedArrayBuffer): P
  * bytes of a batch's lines are views of its slot, valid until the next batch is asked for.
  */
 export async function* hashedLineBytes(path: string, reader: LineBatchReader): AsyncGenerator<ByteLine[]> {
-  const slots = new SharedArrayBuffer(LINE_SLOTS * LINE_SLOT_BYTES);
+  // Page-aligned, so the thread can read the file into it past the page cache (uncached-read.ts).
+  const slots = alignedSharedBuffer(LINE_SLOTS * LINE_SLOT_BYTES);
   const views = Array.from({ length: LINE_SLOTS }, (_, i) => Buffer.from(slots, i * LINE_SLOT_BYTES, LINE_SLOT_BYTES));
   await reader.open(path, slots);
   const asked: Promise<HashedBatch | null>[] = [];
