@@ -7,8 +7,8 @@
  * critical path, while the other core had room (docs/benchmarks.md).
  *
  * The lines' bytes come in slots of one SharedArrayBuffer (no copy per message, no ArrayBuffer per
- * batch counted towards V8's external memory). The reader has two batches asked for while the
- * consumer works on a third, each in a slot of its own: a slot is written again only once the
+ * batch counted towards V8's external memory). The reader has seven batches asked for while the
+ * consumer works on another, each in a slot of its own: a slot is written again only once the
  * consumer has asked for the batch after the one it held (the contract of lineBytes: a batch is
  * valid until the next is asked for). The first line of a batch, begun in the chunk before, is
  * copied to the start of the slot; one longer than that room (256 KB) comes as bytes of its own in
@@ -23,8 +23,14 @@ import { missingOrUnreadable } from './fs-source.js';
 import { splitLineBytes, type ByteLine } from './lines.js';
 import { alignedSharedBuffer, openUncached, type UncachedFile } from './uncached-read.js';
 
-/** Slots of the shared buffer: one the consumer holds, two being filled. */
-export const LINE_SLOTS = 3;
+/**
+ * Slots of the shared buffer: one the consumer holds, the others being filled. Seven batches ahead
+ * (about 7 MB of the file) rather than two: the compile's other threads read and copy files meanwhile
+ * (the previous index, the bulk files), and with two ahead the main thread and this one took turns
+ * waiting on each other (a million cards: the phase that streams the price file shorter in 5
+ * of 6 alternating rounds, docs/benchmarks.md).
+ */
+export const LINE_SLOTS = 8;
 /** Bytes of a slot: a batch is the lines that end in one 1 MB chunk, plus the one begun before it. */
 export const LINE_SLOT_BYTES = 1024 * 1024 + 256 * 1024;
 /** The start of a slot kept for the batch's first line, which began in the chunk before (longer ones come in the reply). */
@@ -174,15 +180,14 @@ export async function* hashedLineBytes(path: string, reader: LineBatchReader): A
     asked.push(batch);
   };
   try {
-    ask();
-    ask();
+    for (let i = 0; i < LINE_SLOTS - 1; i++) ask();
     for (;;) {
       const batch = await asked.shift()!;
       if (batch === null) {
         ended = true;
         return;
       }
-      // Batch k is in slot k % 3; the one asked for now goes into the slot of batch k - 1, which
+      // Batch k is in slot k % LINE_SLOTS; the one asked for now goes into the slot of batch k - 1, which
       // the consumer gave up by asking for this one.
       ask();
       yield linesOf(batch, views[batch.slot]);
