@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { buildProgram } from '../../cli/main.js';
+import type { CliIO } from '../../cli/io.js';
 
 const COMMANDS = ['generate', 'compile', 'verify', 'serve', 'keys', 'audit', 'webhooks', 'demo', 'import', 'signing', 'mirror', 'publish'];
 
@@ -16,6 +18,16 @@ describe('catalog commands', () => {
     expect(help.code).toBe(0);
     const listed = [...help.stdout.split('Commands:')[1].matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
     expect(listed).toEqual([...COMMANDS, 'help']);
+  });
+
+  it('when a command is named then only its module is loaded, and it registers that same name', async () => {
+    // cli/main.ts names each lazily loaded module; the module names its command again (commander's
+    // .command): a name that drifted apart would make that command unknown when it is run.
+    const io: CliIO = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
+    for (const name of COMMANDS) {
+      const program = await buildProgram(io, ['node', 'catalog', name]);
+      expect(program.commands.map((c) => c.name())).toEqual([name]);
+    }
   });
 
   it('when a command is mistyped then exit 64 with the suggestion; a command\'s help names its own options', async () => {
